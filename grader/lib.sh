@@ -1,0 +1,40 @@
+# Shared by the grader's shell stages: paths, stage lines and errors.
+# shellcheck shell=bash
+KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$KIT/build}
+KSRC=${KSRC:-$BUILD/linux}
+mkdir -p "$BUILD"
+BUILD=$(cd "$BUILD" && pwd)
+
+stage() { printf '  %-10s %s\n' "[$(basename "$0" .sh)]" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# die_log LOG MSG: the tail of LOG, then MSG; the whole log stays in LOG.
+die_log() {
+	printf -- '---- last lines of %s ----\n' "$1" >&2
+	tail -n 25 "$1" >&2
+	printf -- '----\n' >&2
+	die "$2 (full log: $1)"
+}
+
+# qemu_machine_args NCPUS: the guest machine, the same for dumpdtb and boot.
+qemu_machine_args() {
+	echo "-machine virt -cpu cortex-a53 -smp $1 -m 256 -nographic -no-reboot"
+}
+
+# lab_dir NN: the folder of lab NN.
+lab_dir() {
+	local d
+	d=$(ls -d "$KIT/labs/$(printf %02d "$((10#$1))")"-*/ 2>/dev/null | head -n 1)
+	[ -n "$d" ] || die "there is no lab $1 (labs: $(all_labs))"
+	echo "${d%/}"
+}
+
+# all_labs: every lab's number, in order.
+all_labs() {
+	local d
+	for d in "$KIT"/labs/[0-9][0-9]-*/; do
+		d=${d%/}
+		d=${d##*/}
+		printf '%s ' "${d%%-*}"
+	done
+}

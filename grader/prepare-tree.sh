@@ -1,0 +1,44 @@
+#!/bin/bash
+# Stage 1 of grading: the kernel tree.
+#
+# Extracts Debian's linux-source 6.1 into $KSRC (default build/linux) and
+# makes it a git repository with two tags:
+#   pristine  the tree exactly as Debian ships it
+#   starter   pristine + every lab's starter patch (labs/*/starter.patch)
+# A student's work is then "git diff starter".  Nothing is done twice: an
+# existing tree is left alone (the student may be working in it).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+GIT="git -C $KSRC -c user.name=schedlab -c user.email=schedlab@localhost"
+
+if ! git -C "$KSRC" rev-parse -q --verify pristine >/dev/null 2>&1; then
+	[ -f "$TARBALL" ] || die "$TARBALL not found (run 'make setup')"
+	[ ! -e "$KSRC" ] || [ -z "$(ls -A "$KSRC")" ] ||
+		die "$KSRC exists but is not a schedlab tree; move it away or set KSRC="
+	stage "extracting $(basename "$TARBALL") into $KSRC"
+	tmp=$(mktemp -d "$BUILD/extract.XXXXXX")
+	tar -C "$tmp" -xf "$TARBALL"
+	mkdir -p "$(dirname "$KSRC")"
+	rmdir "$KSRC" 2>/dev/null || true
+	mv "$tmp"/linux-source-* "$KSRC"
+	rmdir "$tmp"
+	stage "recording the pristine tree in git"
+	$GIT init -q -b main
+	# Debian's top-level .gitignore ignores everything ("/*"), so force
+	# the add, then drop that rule so that files a student creates show.
+	$GIT add -A -f
+	$GIT commit -q -m "Linux 6.1 as shipped by Debian's linux-source-6.1"
+	$GIT tag pristine
+	sed -i '/^# Debian packaging: ignore everything/,/^!\/debian\/$/d' \
+		"$KSRC/.gitignore"
+	sed -i '${/^#$/d}' "$KSRC/.gitignore"
+	$GIT commit -q -a -m "schedlab: let git see new files at the top level"
+fi
+
+if ! $GIT rev-parse -q --verify starter >/dev/null; then
+	stage "applying the starter patches"
+	"$KIT/grader/apply.sh" --tree "$KSRC" --commit starter
+	$GIT tag starter
+fi

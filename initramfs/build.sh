@@ -1,0 +1,36 @@
+#!/bin/bash
+# Stage 4 of grading: pack the initramfs.
+#
+#   build.sh base OUT.cpio TESTBIN_DIR   busybox + init + the test binaries
+#   build.sh run  OUT.cpio BASE.cpio "LABS" MARK
+#                                        BASE + one boot's /etc/schedlab.conf
+#
+# The base archive is remade only when its inputs are newer; the run archive
+# is BASE with a second, tiny archive appended (the kernel unpacks both).
+set -euo pipefail
+. "$(dirname "$0")/../grader/lib.sh"
+
+newc() { (cd "$1" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0); }
+
+case $1 in
+base)
+	out=$2 bins=$3
+	stagedir=$(mktemp -d)
+	trap 'rm -rf "$stagedir"' EXIT
+	mkdir -p "$stagedir"/{bin,dev,proc,sys,tmp,etc,tests}
+	cp "$BUILD/sysroot/bin/busybox" "$stagedir/bin/busybox"
+	install -m 755 "$KIT/initramfs/init" "$stagedir/init"
+	cp "$bins"/lab[0-9][0-9] "$stagedir/tests/"
+	newc "$stagedir" >"$out.tmp"
+	mv "$out.tmp" "$out"
+	;;
+run)
+	out=$2 base=$3 labs=$4 mark=$5
+	stagedir=$(mktemp -d)
+	trap 'rm -rf "$stagedir"' EXIT
+	mkdir -p "$stagedir/etc"
+	printf 'LABS="%s"\nMARK=%s\n' "$labs" "$mark" >"$stagedir/etc/schedlab.conf"
+	{ cat "$base"; newc "$stagedir"; } >"$out"
+	;;
+*) die "usage: build.sh base|run ..." ;;
+esac

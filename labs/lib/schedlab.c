@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedlab.c - helpers and the Check runner every lab's tests link with. */
+#include "schedlab.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int sl_setattr(pid_t pid, struct sl_attr *attr, unsigned int flags)
+{
+	return syscall(SYS_sched_setattr, pid, attr, flags) ? -errno : 0;
+}
+
+int sl_getattr(pid_t pid, struct sl_attr *attr, unsigned int size)
+{
+	return syscall(SYS_sched_getattr, pid, attr, size, 0) ? -errno : 0;
+}
+
+int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period)
+{
+	struct sl_attr a = {
+		.size = SL_ATTR_SIZE_VER0,
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime,
+		.sched_deadline = deadline,
+		.sched_period = period,
+	};
+
+	return sl_setattr(pid, &a, 0);
+}
+
+int sl_set_other(pid_t pid)
+{
+	struct sl_attr a = { .size = SL_ATTR_SIZE_VER0, .sched_policy = SCHED_OTHER };
+
+	return sl_setattr(pid, &a, 0);
+}
+
+long sl_read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int sl_write_str(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(val, f) < 0 ? -errno : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int sl_nr_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+unsigned long sl_cpu_capacity(int cpu)
+{
+	char path[80];
+	long v;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	v = sl_read_long(path);
+	ck_assert_msg(v > 0, "cannot read %s", path);
+	return v;
+}
+
+unsigned long sl_max_capacity(void)
+{
+	unsigned long m = 0;
+
+	for (int i = 0; i < sl_nr_cpus(); i++)
+		if (sl_cpu_capacity(i) > m)
+			m = sl_cpu_capacity(i);
+	return m;
+}
+
+unsigned long sl_min_capacity(void)
+{
+	unsigned long m = ~0UL;
+
+	for (int i = 0; i < sl_nr_cpus(); i++)
+		if (sl_cpu_capacity(i) < m)
+			m = sl_cpu_capacity(i);
+	return m;
+}
+
+long sl_rt_runtime_us(void)
+{
+	return sl_read_long("/proc/sys/kernel/sched_rt_runtime_us");
+}
+
+long sl_rt_period_us(void)
+{
+	return sl_read_long("/proc/sys/kernel/sched_rt_period_us");
+}
+
+/* The kernel's to_ratio(): (runtime << BW_SHIFT) / period, BW_SHIFT = 20. */
+static uint64_t to_ratio(uint64_t period, uint64_t runtime)
+{
+	return (runtime << 20) / period;
+}
+
+int sl_expected_admitted(unsigned long cap, uint64_t runtime, uint64_t period)
+{
+	long rt_runtime = sl_rt_runtime_us(), rt_period = sl_rt_period_us();
+	uint64_t limit, bw = to_ratio(period, runtime);
+
+	if (rt_runtime < 0)
+		return 1 << 30;	/* no limit */
+	limit = (to_ratio(rt_period * NSEC_PER_USEC, rt_runtime * NSEC_PER_USEC)
+		 * cap) >> 10;
+	return limit / bw;
+}
+
+int sl_spawn_sleepers(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -errno;
+		if (pids[i] == 0) {
+			for (;;)
+				pause();
+		}
+	}
+	return 0;
+}
+
+void sl_reap(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (pids[i] > 0) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], NULL, 0);
+			pids[i] = 0;
+		}
+	}
+}
+
+int sl_pin(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(lab_suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_VERBOSE);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * schedlab.h - what every lab's Check suite shares.
+ *
+ * A lab's tests live in labs/NN-name/tests/ (every .c) and define one function,
+ * lab_suite(), that returns the lab's Check suite.  main() (schedlab.c)
+ * runs it in Check's fork mode and prints Check's verbose result lines,
+ * which the grader reads.  Every test is registered with
+ * tcase_add_test(tc, test_name) and is worth one point.
+ *
+ * Tests read the machine (CPU capacities, rt_runtime/rt_period) from sysfs
+ * and procfs at run time; they never hard-code the topology.
+ */
+#ifndef SCHEDLAB_H
+#define SCHEDLAB_H
+
+#define _GNU_SOURCE
+#include <check.h>
+#include <sched.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+#ifndef SCHED_FLAG_RESET_ON_FORK
+#define SCHED_FLAG_RESET_ON_FORK	0x01
+#endif
+#define SL_FLAG_RECLAIM			0x02
+#define SL_FLAG_DL_OVERRUN		0x04
+#define SL_FLAG_KEEP_POLICY		0x08
+#define SL_FLAG_KEEP_PARAMS		0x10
+#define SL_FLAG_UTIL_CLAMP_MIN		0x20
+#define SL_FLAG_UTIL_CLAMP_MAX		0x40
+
+#define SL_ATTR_SIZE_VER0	48
+#define SL_ATTR_SIZE_VER1	56
+
+/* struct sched_attr as the UAPI defines it (VER1). */
+struct sl_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t  sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
+#define NSEC_PER_USEC	1000ULL
+#define NSEC_PER_MSEC	1000000ULL
+#define SL_CAPACITY_SCALE 1024
+
+/* Raw syscalls: return 0 or -errno. */
+int sl_setattr(pid_t pid, struct sl_attr *attr, unsigned int flags);
+int sl_getattr(pid_t pid, struct sl_attr *attr, unsigned int size);
+
+/* Make @pid (0: self) SCHED_DEADLINE with runtime/deadline/period in ns. */
+int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period);
+/* Back to SCHED_OTHER. */
+int sl_set_other(pid_t pid);
+
+/* Topology, read from sysfs. */
+int sl_nr_cpus(void);
+unsigned long sl_cpu_capacity(int cpu);
+unsigned long sl_max_capacity(void);
+unsigned long sl_min_capacity(void);
+
+/* /proc/sys/kernel/sched_rt_{runtime,period}_us */
+long sl_read_long(const char *path);
+int sl_write_str(const char *path, const char *val);
+long sl_rt_runtime_us(void);
+long sl_rt_period_us(void);
+
+/*
+ * How many tasks of bandwidth runtime/period an admission control summing
+ * capacity @cap (1024 = one full CPU) admits, with the kernel's arithmetic
+ * (BW_SHIFT fixed point, 95% by default).
+ */
+int sl_expected_admitted(unsigned long cap, uint64_t runtime, uint64_t period);
+
+/*
+ * Children that sleep until killed.  sl_spawn_sleepers() forks @n of them;
+ * sl_reap() kills and waits for every pid in @pids.
+ */
+int sl_spawn_sleepers(pid_t *pids, int n);
+void sl_reap(pid_t *pids, int n);
+
+/* Pin @pid to one CPU, or to the CPUs of a bitmask. */
+int sl_pin(pid_t pid, int cpu);
+
+/* The lab's Check suite; defined once in each lab's tests. */
+Suite *lab_suite(void);
+
+#endif /* SCHEDLAB_H */
