@@ -44,6 +44,10 @@ apply_one() {
 case $KIND in
 starter)
 	for d in $(lab_dirs); do
+		if [ -f "$d/instrumentation.patch" ]; then
+			apply_one "$d/instrumentation.patch" \
+				"schedlab: instrumentation for $(basename "$d")"
+		fi
 		apply_one "$d/starter.patch" "schedlab: starter for $(basename "$d")"
 	done
 	;;
