@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -139,6 +140,8 @@ int sl_spawn_sleepers(pid_t *pids, int n)
 		if (pids[i] < 0)
 			return -errno;
 		if (pids[i] == 0) {
+			/* Never outlive the test, even when it fails early. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			for (;;)
 				pause();
 		}
