@@ -78,8 +78,8 @@ $(BUILD)/initramfs.cpio: $(TEST_BINS) initramfs/init initramfs/build.sh
 	@initramfs/build.sh base $@ $(BUILD)/tests
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
-grade: build initramfs tools
-	@grader/grade.sh --image $(OBJ)/arch/arm64/boot/Image --out $(OUT) --labs "$(LABS)"
+grade: setup initramfs tools
+	@grader/grade.sh --src $(KSRC) --obj $(OBJ) --out $(OUT) --labs "$(LABS)"
 
 reference: setup
 	@grader/reference.sh $(LABS)

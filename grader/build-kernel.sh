@@ -48,8 +48,12 @@ $lost"
 fi
 
 stage "building $(basename "$SRC") in $OBJ"
+rm -f "$OBJ/build-errors.txt"
 "${KMAKE[@]}" Image >>"$LOG" 2>&1 || {
-	# Show the compiler's own errors first: they name the file and line.
-	grep -E '(error|Error [0-9]+):' "$LOG" | head -n 15 >&2 || true
-	die_log "$LOG" "the kernel does not build"
+	# The compiler's and linker's own errors name the file and line.
+	grep -E '(error|undefined reference|Error [0-9]+)' "$LOG" |
+		grep -v '^make' | head -n 20 >"$OBJ/build-errors.txt" || true
+	[ -s "$OBJ/build-errors.txt" ] || tail -n 20 "$LOG" >"$OBJ/build-errors.txt"
+	sed 's/^/  | /' "$OBJ/build-errors.txt" >&2
+	die "the kernel does not build (full log: $LOG)"
 }

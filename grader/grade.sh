@@ -1,10 +1,11 @@
 #!/bin/bash
-# The grading driver: boot each lab's kernel, parse its console, report.
+# The grading driver: build the kernel, boot it once for each lab, parse
+# each console, report.
 #
-#   grade.sh --image IMAGE --out DIR [--labs "01 02"] [--title T]
+#   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
 #	every lab scores 0 for a reason found before boot (no-apply,
-#	no-build, rejected); the tail of FILE is shown.
+#	no-build, rejected); FILE's lines are shown.
 #
 # One boot per lab: a panic or a WARN sinks the lab it happened in and no
 # other; each boot has its own marker and its own time limit (lab.conf).
@@ -12,10 +13,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-IMAGE= OUT= LABS= TITLE="schedlab results" VERDICT= DETAIL= LOG=
+SRC= OBJDIR= OUT= LABS= TITLE="schedlab results" VERDICT= DETAIL= LOG=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--image) IMAGE=$2 ;;
+	--src) SRC=$2 ;;
+	--obj) OBJDIR=$2 ;;
 	--out) OUT=$2 ;;
 	--labs) LABS=$2 ;;
 	--title) TITLE=$2 ;;
@@ -32,6 +34,15 @@ TESTS=$BUILD/tests
 TOOLS=$BUILD/grader
 mkdir -p "$OUT" "$BUILD/dtb"
 rm -f "$OUT"/lab*.result "$OUT"/lab*.console.log
+
+if [ -z "$VERDICT" ]; then
+	[ -n "$SRC" ] && [ -n "$OBJDIR" ] || die "grade.sh: --src and --obj are required"
+	if ! "$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR"; then
+		VERDICT=no-build LOG=$OBJDIR/build-errors.txt
+		DETAIL="see $OBJDIR/build.log"
+	fi
+	IMAGE=$OBJDIR/arch/arm64/boot/Image
+fi
 
 results=()
 for lab in $LABS; do

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #define EXCERPT_AFTER 24
+#define NO_RESULT "no result reported"
 
 static struct lab_result res;
 
@@ -83,7 +84,7 @@ static void read_test_list(const char *path)
 			continue;
 		clean_copy(t->name, line, sizeof(t->name));
 		t->max_points = 1;
-		snprintf(t->message, sizeof(t->message), "no result reported");
+		snprintf(t->message, sizeof(t->message), NO_RESULT);
 		res.nr_tests++;
 	}
 	fclose(f);
@@ -208,12 +209,20 @@ static void score_tests(void)
 {
 	for (int i = 0; i < res.nr_tests; i++) {
 		struct test_result *t = &res.tests[i];
-		char was[LINE_MAX_LEN / 2];
+		char own[LINE_MAX_LEN / 2];
 
-		if (res.verdict != V_OK) {
-			snprintf(was, sizeof(was), "%s", t->passed ? "it passed" : t->message);
-			snprintf(t->message, sizeof(t->message), "%s (%s)",
-				 verdict_text(res.verdict), was);
+		if (res.verdict >= V_NO_APPLY) {
+			snprintf(t->message, sizeof(t->message), "not run: %s",
+				 verdict_text(res.verdict));
+		} else if (res.verdict != V_OK) {
+			if (t->passed)
+				snprintf(own, sizeof(own), "the test itself passed");
+			else if (!strcmp(t->message, NO_RESULT))
+				snprintf(own, sizeof(own), "the test never reported a result");
+			else
+				snprintf(own, sizeof(own), "the test itself failed: %s", t->message);
+			snprintf(t->message, sizeof(t->message), "%s; %s",
+				 verdict_text(res.verdict), own);
 			t->passed = 0;
 		}
 		t->points = t->passed ? t->max_points : 0;
