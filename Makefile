@@ -85,10 +85,10 @@ reference: setup
 	@grader/reference.sh $(LABS)
 
 test: setup initramfs tools
-	@tests/run.sh
+	@grader/selftest/run.sh
 
 bench: setup initramfs tools
-	@tests/bench.sh
+	@grader/bench.sh
 
 clean:
 	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/grader $(BUILD)/initramfs.cpio $(OUT) $(BUILD)/dtb

@@ -6,7 +6,7 @@ KSRC=${KSRC:-$BUILD/linux}
 mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 
-stage() { printf '  %-10s %s\n' "[$(basename "$0" .sh)]" "$*" >&2; }
+stage() { printf '  %-12s %s\n' "[${STAGE:-$(basename "$0" .sh)}]" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # die_log LOG MSG: the tail of LOG, then MSG; the whole log stays in LOG.
 die_log() {
