@@ -25,14 +25,16 @@ TEST_CFLAGS := -O2 -Wall -Wextra -Wno-unused-parameter -static -Ilabs/lib \
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
-.PHONY: help setup build grade reference test bench clean tools tests initramfs
+.PHONY: help setup build grade grade-all reference test bench clean tools tests initramfs
 
 help:
 	@echo "schedlab - capacity-aware SCHED_DEADLINE and uclamp labs"
 	@echo
 	@echo "  make setup            install what is missing, set up the kernel tree ($(KSRC))"
 	@echo "  make build            build the kernel of that tree (log: $(OBJ)/build.log)"
-	@echo "  make grade [LAB=N]    build, boot in QEMU and score all labs (or lab N)"
+	@echo "  make grade [LAB=N]    build, boot in QEMU and score all labs (or labs 1..N)"
+	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
+	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
 	@echo "  make test             the kit's own test suite (starter scores 0, reference full)"
 	@echo "  make bench            time a cold setup+build+grade, a regrade and a boot"
@@ -78,8 +80,20 @@ $(BUILD)/initramfs.cpio: $(TEST_BINS) initramfs/init initramfs/build.sh
 	@initramfs/build.sh base $@ $(BUILD)/tests
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
+# LAB=N grades labs 1..N: a later change that breaks an earlier lab shows.
+MAXLAB := $(lastword $(sort $(LABS)))
+GRADE_LABS := $(if $(LAB),$(foreach n,$(LAB_NUMS),$(if $(filter $(MAXLAB),$(lastword $(sort $(n) $(MAXLAB)))),$(n))),$(LAB_NUMS))
+
 grade: setup initramfs tools
-	@grader/grade.sh --src $(KSRC) --obj $(OBJ) --out $(OUT) --labs "$(LABS)"
+ifdef SUBMISSION
+	@grader/grade-submission.sh --submission $(SUBMISSION) --out $(OUT) --labs "$(GRADE_LABS)" $(if $(BRANCH),--branch $(BRANCH))
+else
+	@grader/grade.sh --src $(KSRC) --obj $(OBJ) --out $(OUT) --labs "$(GRADE_LABS)"
+endif
+
+grade-all: setup initramfs tools
+	@[ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
+	@grader/grade-all.sh --submissions $(SUBMISSIONS) --out $(OUT)/batch --labs "$(GRADE_LABS)" $(if $(J),-j $(J))
 
 reference: setup
 	@grader/reference.sh $(LABS)

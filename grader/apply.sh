@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$TREE" ] || die "apply.sh: --tree DIR is required"
-GIT="git -C $TREE -c user.name=schedlab -c user.email=schedlab@localhost"
+GIT="kit_git -C $TREE"
 
 # lab_dirs [LAB...]: the lab folders, all or the ones named by number.
 lab_dirs() {

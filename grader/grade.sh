@@ -3,6 +3,7 @@
 # each console, report.
 #
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
+#            [--style CHECKPATCH_OUTPUT]
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
 #	every lab scores 0 for a reason found before boot (no-apply,
 #	no-build, rejected); FILE's lines are shown.
@@ -13,11 +14,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SRC= OBJDIR= OUT= LABS= TITLE="schedlab results" VERDICT= DETAIL= LOG=
+SRC= OBJDIR= STYLE= OUT= LABS= TITLE="schedlab results" VERDICT= DETAIL= LOG=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
 	--obj) OBJDIR=$2 ;;
+	--style) STYLE=$2 ;;
 	--out) OUT=$2 ;;
 	--labs) LABS=$2 ;;
 	--title) TITLE=$2 ;;
@@ -50,6 +52,7 @@ for lab in $LABS; do
 	TITLE_LAB= TOPOLOGY=big-little TIMEOUT=120
 	# shellcheck source=/dev/null
 	. "$dir/lab.conf"
+	TIMEOUT=${BOOT_TIMEOUT:-$TIMEOUT}
 	res=$OUT/lab$lab.result
 	results+=("$res")
 	common=(--lab "$lab" --title "$TITLE_LAB" --tests "$TESTS/lab$lab.tests")
@@ -79,7 +82,7 @@ for lab in $LABS; do
 done
 
 status=0
-"$TOOLS/report" --title "$TITLE" --json "$OUT/results.json" \
+"$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} --json "$OUT/results.json" \
 	--junit "$OUT/junit.xml" "${results[@]}" || status=$?
 [ $status -le 1 ] || die "the report could not be written"
 echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/lab*.console.log"

@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-GIT="git -C $KSRC -c user.name=schedlab -c user.email=schedlab@localhost"
+GIT="kit_git -C $KSRC"
 
 if ! git -C "$KSRC" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	[ -f "$TARBALL" ] || die "$TARBALL not found (run 'make setup')"

@@ -3,7 +3,7 @@
  * report.c - stage 7 of grading: the per-lab, per-test table on the
  * terminal, results.json (Gradescope's autograder format) and JUnit XML.
  *
- *   report [--json FILE] [--junit FILE] [--title TEXT] RESULT...
+ *   report [--json FILE] [--junit FILE] [--title TEXT] [--style FILE] RESULT...
  *
  * Each RESULT is a lab result file written by parse (see results.h).
  * Exit status: 0 when every test passed, 1 otherwise, 2 on bad input.
@@ -15,6 +15,7 @@
 
 static struct lab_result lab_results[16];
 static int nr_labs;
+static char style[LINE_MAX_LEN];	/* checkpatch's "total:" line */
 
 static void json_str(FILE *f, const char *s)
 {
@@ -78,6 +79,8 @@ static void print_table(FILE *f, const char *title)
 		score += lab_score(r);
 		max += lab_max(r);
 	}
+	if (style[0])
+		fprintf(f, "\nstyle (checkpatch, not scored): %s\n", style);
 	fprintf(f, "\nscore: %d/%d\n", score, max);
 }
 
@@ -121,7 +124,13 @@ static void write_json(FILE *f)
 			fputc('}', f);
 		}
 	}
-	fputs("\n  ],\n  \"extra_data\": {\"labs\": [", f);
+	fputs("\n  ],\n  \"extra_data\": {", f);
+	if (style[0]) {
+		fputs("\"style\": ", f);
+		json_str(f, style);
+		fputs(", ", f);
+	}
+	fputs("\"labs\": [", f);
 	for (int l = 0; l < nr_labs; l++) {
 		const struct lab_result *r = &lab_results[l];
 
@@ -187,6 +196,20 @@ static void write_file(const char *path, void (*fn)(FILE *))
 	}
 }
 
+/* The summary line of checkpatch's output ("total: N errors, ..."). */
+static void read_style(const char *path)
+{
+	char line[LINE_MAX_LEN];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "total:", 6))
+			clean_copy(style, line, sizeof(style));
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	const char *json = NULL, *junit = NULL, *title = "schedlab results";
@@ -199,6 +222,8 @@ int main(int argc, char **argv)
 			junit = argv[++i];
 		} else if (!strcmp(argv[i], "--title") && i + 1 < argc) {
 			title = argv[++i];
+		} else if (!strcmp(argv[i], "--style") && i + 1 < argc) {
+			read_style(argv[++i]);
 		} else {
 			FILE *f = fopen(argv[i], "r");
 

@@ -1,92 +1,142 @@
 #!/bin/bash
-# make test: the kit's own test suite.
+# make test: the kit's own test suite.  Ends with "N passed, M failed".
 #
-#  1. the grader's unit tests (unit.sh: recorded logs -> parser -> report);
-#  2. a self-test tree ($BUILD/selftest/tree, a git worktree of the kernel
-#     repository, never the student's checkout) reset to the starter: every
-#     lab test must fail there, on a kernel that ran the suite cleanly;
-#  3. the reference patches committed on top, one lab at a time: every test
-#     must pass.
-# The build folder is reused between runs, so only what changed is rebuilt.
-# Ends with "N passed, M failed".
+#  1. unit    the grader's parser and report on recorded logs (unit.sh);
+#  2. class   a batch of sample submissions made here, graded by
+#             grade-all.sh as an instructor would: the starter (every lab
+#             test must fail, on a clean run) and the reference (every test
+#             must pass), on every lab;
+#  3. broken  one submission per failure class (does not apply, does not
+#             build, panics, hangs, changes a forbidden file, prints fake
+#             result lines, WARNs), graded on lab 1: each must get its
+#             verdict and score 0; a second run must resume, not regrade;
+#  4. mutants known-wrong variants of the reference patches (mutants/NN-*):
+#             each must cost its lab at least one test; prints the kill ratio.
+# Everything is graded in one grading slot, reused between runs, so only
+# what changed is rebuilt.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 STAGE=selftest
 
 SELF=$BUILD/selftest
-TREE=$SELF/tree
-OBJDIR=$SELF/obj
+ST=$KIT/grader/selftest
 pass=0 fail=0
 failed=()
-
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); failed+=("$1"); echo "  FAIL  $1"; }
+field() { awk -F'\t' -v k="$1" '$1 == k {print $2}' "$2"; }
 
-stage "grader unit tests"
-if "$KIT/grader/selftest/unit.sh" >"$SELF.unit.log" 2>&1; then
-	ok
-else
-	cat "$SELF.unit.log"
-	ko "grader unit tests"
-fi
-grep 'unit tests:' "$SELF.unit.log" | sed 's/^/  /'
+rm -rf "$SELF"
+mkdir -p "$SELF"
 
-# expect_all RESULT_DIR pass|fail WHAT: every test of every lab is WHAT,
-# and each lab's run was clean (the suite ran, no kernel splat).
-expect_all() {
-	local dir=$1 want=$2 what=$3 f
-	for f in "$dir"/lab*.result; do
-		local lab verdict
-		lab=$(awk -F'\t' '$1 == "lab" {print $2}' "$f")
-		verdict=$(awk -F'\t' '$1 == "verdict" {print $2}' "$f")
-		if [ "$verdict" != ok ]; then
-			ko "lab $lab on the $what: the run was not clean ($verdict: $(awk -F'\t' '$1 == "detail" {print $2}' "$f"))"
-			continue
+stage "1/4 grader unit tests"
+if "$ST/unit.sh" >"$SELF/unit.log" 2>&1; then ok; else cat "$SELF/unit.log"; ko "grader unit tests"; fi
+grep 'unit tests:' "$SELF/unit.log" | sed 's/^/  /'
+
+# expect_tests RESULT pass|fail WHAT: every test of the lab is WHAT, and the
+# run was clean (the suite ran to its end, no kernel splat).
+expect_tests() {
+	local f=$1 want=$2 what=$3 lab verdict
+	lab=$(field lab "$f")
+	verdict=$(field verdict "$f")
+	if [ "$verdict" != ok ]; then
+		ko "lab $lab, $what: the run was not clean ($verdict: $(field detail "$f"))"
+		return
+	fi
+	while IFS=$'\t' read -r _ name got _ _ msg; do
+		if [ "$got" = "$want" ]; then ok; else
+			ko "lab $lab $name should ${want} on the $what, but ${got}ed: $msg"
 		fi
-		while IFS=$'\t' read -r _ name got _ _ msg; do
-			if [ "$got" = "$want" ]; then
-				ok
-			else
-				ko "lab $lab $name should ${want} on the $what, but ${got}ed: $msg"
-			fi
-		done < <(grep '^test	' "$f")
-	done
+	done < <(grep '^test	' "$f")
 }
 
-mkdir -p "$SELF"
-if [ ! -e "$TREE/.git" ]; then
-	stage "making the self-test tree $TREE"
-	git -C "$KSRC" worktree prune
-	git -C "$KSRC" worktree add -q --detach "$TREE" base ||
-		die "cannot make a worktree of $KSRC"
-else
-	git -C "$TREE" checkout -q -f --detach base
-	git -C "$TREE" clean -q -fdx
-fi
-"$KIT/grader/apply.sh" --tree "$TREE" --commit starter ||
-	die "the starter patches do not apply to 6.1"
+stage "2/4 the starter and the reference, as submissions, on every lab"
+mkdir -p "$SELF/class/reference"
+: >"$SELF/class/starter.patch"
+cp "$KIT"/reference-patches/*.patch "$SELF/class/reference/"
+"$KIT/grader/grade-all.sh" --submissions "$SELF/class" --out "$SELF/class-out" -j 1 \
+	>"$SELF/class.log" 2>&1
+sed 's/^/  /' "$SELF/class-out/gradebook.csv"
+for lab in $(all_labs); do
+	for who in starter reference; do
+		r=$SELF/class-out/$who/lab$lab.result
+		if [ ! -f "$r" ]; then ko "lab $lab: no result for the $who"; continue; fi
+		if [ $who = starter ]; then
+			expect_tests "$r" fail "starter"
+		else
+			expect_tests "$r" pass "reference"
+		fi
+	done
+done
 
-stage "starter tree: every test must fail"
-"$KIT/grader/grade.sh" --src "$TREE" --obj "$OBJDIR" --out "$SELF/starter" \
-	--title "self-test: starter tree" >"$SELF/starter.log" 2>&1
-cat "$SELF/starter.log" | grep -E '^(lab|score)' | sed 's/^/  /'
-expect_all "$SELF/starter" fail "starter"
-
-stage "reference tree: every test must pass"
-if "$KIT/grader/apply.sh" --tree "$TREE" --commit reference; then
-	"$KIT/grader/grade.sh" --src "$TREE" --obj "$OBJDIR" --out "$SELF/reference" \
-		--title "self-test: reference tree" >"$SELF/reference.log" 2>&1
-	grep -E '^(lab|score)' "$SELF/reference.log" | sed 's/^/  /'
-	expect_all "$SELF/reference" pass "reference"
+stage "3/4 one broken submission per failure class (lab 1)"
+B=$SELF/broken
+mkdir -p "$B"
+for p in no-apply no-build oops-at-boot hang-at-boot forbidden-file fake-results warn-in-admission; do
+	cp "$ST/broken/$p.patch" "$B/"
+done
+batch() { BOOT_TIMEOUT=60 "$KIT/grader/grade-all.sh" --submissions "$B" --out "$SELF/broken-out" --labs 01 -j 1; }
+batch >"$SELF/broken.log" 2>&1
+sed 's/^/  /' "$SELF/broken-out/gradebook.csv"
+while read -r name want; do
+	r=$SELF/broken-out/$name/lab01.result
+	got=$(field verdict "$r" 2>/dev/null)
+	score=$(awk -F'\t' '$1 == "test" {s += $4} END {print s + 0}' "$r" 2>/dev/null)
+	if [ "$got" = "$want" ] && [ "$score" = 0 ]; then ok; else
+		ko "$name: verdict '$got' with score $score, expected '$want' with 0"
+	fi
+	if grep -q "^$name,.*,$want\$" "$SELF/broken-out/gradebook.csv"; then ok; else
+		ko "$name: the gradebook does not say $want"
+	fi
+done <<'EOF2'
+no-apply no-apply
+no-build no-build
+oops-at-boot panic
+hang-at-boot hang
+forbidden-file rejected
+fake-results ok
+warn-in-admission warning
+EOF2
+if grep -q 'without this run.s marker were ignored' "$SELF/broken-out/fake-results/lab01.result"; then
+	ok
 else
-	ko "the reference patches do not apply to the starter tree"
+	ko "fake-results: the report does not say that unmarked result lines were ignored"
 fi
+batch >"$SELF/broken-again.log" 2>&1
+n=$(grep -c 'already graded' "$SELF/broken-again.log")
+if [ "$n" = 7 ]; then ok; else ko "a second batch run regraded: $n of 7 were skipped"; fi
+
+stage "4/4 mutants of the reference patches"
+killed=0 total=0
+for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
+	[ -e "$m" ] || continue
+	name=$(basename "$m" .patch)
+	lab=${name%%-*}
+	sub=$SELF/mutants/$name
+	mkdir -p "$sub"
+	cp "$KIT"/reference-patches/*.patch "$sub/"
+	cp "$m" "$sub/zz-mutant.patch"
+	"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/mutants-out/$name" \
+		--labs "$lab" >"$SELF/mutants-out.$name.log" 2>&1
+	r=$SELF/mutants-out/$name/lab$lab.result
+	total=$((total + 1))
+	verdict=$(field verdict "$r" 2>/dev/null)
+	lost=$(awk -F'\t' '$1 == "test" && $3 == "fail" {n++} END {print n + 0}' "$r" 2>/dev/null)
+	if [ "$verdict" = ok ] && [ "$lost" -gt 0 ]; then
+		killed=$((killed + 1))
+		ok
+		echo "  killed    $name ($lost test(s) failed)"
+	else
+		ko "mutant $name survived (verdict ${verdict:-none}, $lost failing tests)"
+	fi
+done
+echo "  mutants killed: $killed/$total"
 
 echo
 if [ "$fail" != 0 ]; then
 	echo "failed checks:"
 	printf '  %s\n' "${failed[@]}"
-	echo "reports: $SELF/starter.log $SELF/reference.log"
+	echo "logs: $SELF/"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

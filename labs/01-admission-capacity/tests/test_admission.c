@@ -186,17 +186,22 @@ START_TEST(test_decrease_frees_bandwidth)
 	/* Shrink one task, then exactly fill what that gave back ... */
 	shrink = sl_set_dl(pids[0], small, PERIOD, PERIOD);
 	free_bw = limit_bw(cap) - (n - 1) * bw(HALF, PERIOD) - bw(small, PERIOD);
-	runtime = ((free_bw * PERIOD) >> 20) - NSEC_PER_MSEC;
+	runtime = ((free_bw * PERIOD) >> 20) - 100 * NSEC_PER_USEC;
 	fits = dl_child(NULL, runtime, PERIOD);
-	/* ... after which not even 2 ms more may be admitted. */
-	over = dl_child(NULL, 2 * NSEC_PER_MSEC, PERIOD);
+	/*
+	 * ... after which not even 0.2 ms more may be admitted.  The margins
+	 * are a tenth of a millisecond: well above the kernel's rounding
+	 * (2^-20 of a period) and below what one unit of capacity per CPU
+	 * is worth (4/1024 x 95% of 100 ms = 0.37 ms).
+	 */
+	over = dl_child(NULL, 200 * NSEC_PER_USEC, PERIOD);
 	reap_all();
 	ck_assert_msg(shrink == 0, "shrinking an admitted task to 20/100 ms failed: %d", shrink);
 	ck_assert_msg(fits == 0,
-		      "after the shrink, a %llu/100 ms task fits capacity %lu but was refused (%d)",
-		      (unsigned long long)(runtime / NSEC_PER_MSEC), cap, fits);
+		      "after the shrink, a %llu us/100 ms task fits capacity %lu but was refused (%d)",
+		      (unsigned long long)(runtime / NSEC_PER_USEC), cap, fits);
 	ck_assert_msg(over == -EBUSY,
-		      "capacity %lu is full, yet a further 2/100 ms task was admitted (%d)",
+		      "capacity %lu is full, yet a further 0.2/100 ms task was admitted (%d)",
 		      cap, over);
 }
 END_TEST
