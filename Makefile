@@ -14,7 +14,8 @@ OUT ?= $(BUILD)/results
 export BUILD KSRC
 
 SHELL := /bin/bash
-LAB_DIRS := $(sort $(wildcard labs/[0-9][0-9]-*))
+# A lab is a folder with a lab.conf (one being written has none yet).
+LAB_DIRS := $(sort $(patsubst %/lab.conf,%,$(wildcard labs/[0-9][0-9]-*/lab.conf)))
 LAB_NUMS := $(foreach d,$(LAB_DIRS),$(firstword $(subst -, ,$(notdir $(d)))))
 LABS := $(if $(LAB),$(foreach n,$(LAB),$(shell printf %02d $$((10#$(n))))),$(LAB_NUMS))
 

@@ -11,6 +11,7 @@
 # resumes where it stopped.  Writes OUT/NAME/ (each student's report) and
 # OUT/gradebook.csv, OUT/gradebook.json.
 set -euo pipefail
+shopt -s extglob
 . "$(dirname "$0")/lib.sh"
 
 SUBS= OUT= LABS= JOBS_N=$(( ($(nproc) + 1) / 2 ))
@@ -39,11 +40,18 @@ stamp() {
 	  echo "$LABS"; } | md5sum | cut -d' ' -f1
 }
 
+# student_name ENTRY: the entry's name without .patch/.diff/.bundle/.mbox.
+student_name() {
+	local n
+	n=$(basename "$1")
+	echo "${n%.@(patch|diff|bundle|mbox)}"
+}
+
 # worker N: grade the entries i with i % JOBS_N == N, in slot N.
 worker() {
 	local w=$1 i name out s
 	for ((i = w; i < ${#entries[@]}; i += JOBS_N)); do
-		name=$(basename "${entries[$i]}")
+		name=$(student_name "${entries[$i]}")
 		out=$OUT/$name
 		s=$(stamp "${entries[$i]}")
 		if [ "$(cat "$out/.graded" 2>/dev/null)" = "$s" ]; then
@@ -70,4 +78,6 @@ done
 for p in "${pids[@]}"; do wait "$p" || true; done
 
 # The gradebook: a row a student, a score a lab, the worst verdict.
-"$KIT/grader/gradebook.sh" "$OUT" "$LABS" "${entries[@]}"
+names=()
+for e in "${entries[@]}"; do names+=("$(student_name "$e")"); done
+"$KIT/grader/gradebook.sh" "$OUT" "$LABS" "${names[@]}"

@@ -46,7 +46,7 @@ APPLY_LOG=$OUT/apply.log
 : >"$APPLY_LOG"
 
 # The starter, as the kit makes it now: rebuilt only when its patches change.
-starter_stamp=$(cat "$KIT"/labs/[0-9][0-9]-*/*.patch 2>/dev/null | md5sum | cut -d" " -f1) || true
+starter_stamp=$(for lab in $(all_labs); do cat "$(lab_dir "$lab")"/*.patch; done | md5sum | cut -d" " -f1)
 if [ ! -e "$TREE/.git" ]; then
 	stage "making grading slot $SLOT"
 	mkdir -p "$SLOTDIR"

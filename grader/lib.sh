@@ -32,8 +32,10 @@ lab_dir() {
 # all_labs: every lab's number, in order.
 all_labs() {
 	local d
-	for d in "$KIT"/labs/[0-9][0-9]-*/; do
-		d=${d%/}
+	# A lab is a folder with a lab.conf; one still being written has none.
+	for d in "$KIT"/labs/[0-9][0-9]-*/lab.conf; do
+		[ -e "$d" ] || continue
+		d=${d%/lab.conf}
 		d=${d##*/}
 		printf '%s ' "${d%%-*}"
 	done
