@@ -2,9 +2,10 @@
 # Stage 1 of grading: the kernel tree.
 #
 # Extracts Debian's linux-source 6.1 into $KSRC (default build/linux) and
-# makes it a git repository with two tags:
+# makes it a git repository with three tags:
 #   pristine  the tree exactly as Debian ships it
-#   starter   pristine + every lab's starter patch (labs/*/starter.patch)
+#   base      pristine, with Debian's "ignore everything" .gitignore rule gone
+#   starter   base + every lab's instrumentation and starter patches
 # A student's work is then "git diff starter".  Nothing is done twice: an
 # existing tree is left alone (the student may be working in it).
 set -euo pipefail
@@ -35,6 +36,7 @@ if ! git -C "$KSRC" rev-parse -q --verify pristine >/dev/null 2>&1; then
 		"$KSRC/.gitignore"
 	sed -i '${/^#$/d}' "$KSRC/.gitignore"
 	$GIT commit -q -a -m "schedlab: let git see new files at the top level"
+	$GIT tag base
 fi
 
 if ! $GIT rev-parse -q --verify starter >/dev/null; then
