@@ -51,8 +51,8 @@ if [ ! -e "$TREE/.git" ]; then
 	stage "making grading slot $SLOT"
 	mkdir -p "$SLOTDIR"
 	git clone -q --shared --no-checkout "$KSRC" "$TREE"
-	git -C "$TREE" checkout -q --detach base
 fi
+git -C "$TREE" fetch -q --tags "$KSRC"
 if [ "$(cat "$SLOTDIR/starter.stamp" 2>/dev/null)" != "$starter_stamp" ]; then
 	$GIT checkout -q -f --detach base
 	"$KIT/grader/apply.sh" --tree "$TREE" --commit starter >>"$APPLY_LOG" 2>&1 ||
