@@ -26,7 +26,7 @@ TEST_CFLAGS := -O2 -Wall -Wextra -Wno-unused-parameter -static -Ilabs/lib \
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
-.PHONY: help setup build grade grade-all reference test bench clean tools tests initramfs
+.PHONY: help setup build grade grade-all gradescope reference test bench clean tools tests initramfs
 
 help:
 	@echo "schedlab - capacity-aware SCHED_DEADLINE and uclamp labs"
@@ -37,6 +37,7 @@ help:
 	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
+	@echo "  make gradescope       build/gradescope/autograder.zip (Gradescope autograder)"
 	@echo "  make test             the kit's own test suite (starter scores 0, reference full)"
 	@echo "  make bench            time a cold setup+build+grade, a regrade and a boot"
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
@@ -98,6 +99,9 @@ grade-all: setup initramfs tools
 
 reference: setup
 	@grader/reference.sh $(LABS)
+
+gradescope: setup
+	@grader/gradescope/pack.sh $(BUILD)/gradescope/autograder.zip
 
 test: setup initramfs tools
 	@grader/selftest/run.sh
