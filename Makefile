@@ -63,23 +63,40 @@ $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c
 
 # ---- stage 4: test binaries and the initramfs -------------------------------
-# labNN is every .c of labs/NN-*/tests/ linked with labs/lib/; labNN.tests
+# A suite binary is a folder's .c files linked with labs/lib/; NAME.tests
 # lists its tests (every tcase_add_test), which the parser expects to see.
-define LAB_RULES
-$(BUILD)/tests/lab$(1): $(wildcard labs/$(1)-*/tests/*.c) $(wildcard labs/lib/*) $(SYSROOT)/.done
+# SUITE_RULES(binary, sources)
+define SUITE_RULES
+$(1): $(2) $(wildcard labs/lib/*) $(SYSROOT)/.done
 	@mkdir -p $$(@D)
-	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(wildcard labs/$(1)-*/tests/*.c) labs/lib/schedlab.c $(TEST_LIBS)
-$(BUILD)/tests/lab$(1).tests: $(wildcard labs/$(1)-*/tests/*.c)
+	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c $(TEST_LIBS)
+$(1).tests: $(2)
 	@mkdir -p $$(@D)
 	@sed -n 's/.*tcase_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@
 endef
-$(foreach n,$(LAB_NUMS),$(eval $(call LAB_RULES,$(n))))
+$(foreach n,$(LAB_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/tests/lab$(n),$(wildcard labs/$(n)-*/tests/*.c))))
 TEST_BINS := $(foreach n,$(LAB_NUMS),$(BUILD)/tests/lab$(n) $(BUILD)/tests/lab$(n).tests)
 tests: $(TEST_BINS)
 
-initramfs: $(BUILD)/initramfs.cpio
-$(BUILD)/initramfs.cpio: $(TEST_BINS) initramfs/init initramfs/build.sh
+# HIDDEN_TESTS=dir: an instructor's tests the students do not have, one
+# folder a lab (dir/NN/*.c, each defining lab_suite()), graded in the same
+# boot as the lab and reported apart.  They go into an initramfs of their own.
+ifdef HIDDEN_TESTS
+HIDDEN_NUMS := $(filter $(LAB_NUMS),$(notdir $(wildcard $(HIDDEN_TESTS)/[0-9][0-9])))
+$(foreach n,$(HIDDEN_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/hidden/hidden$(n),$(wildcard $(HIDDEN_TESTS)/$(n)/*.c))))
+HIDDEN_BINS := $(foreach n,$(HIDDEN_NUMS),$(BUILD)/hidden/hidden$(n) $(BUILD)/hidden/hidden$(n).tests)
+INITRAMFS := $(BUILD)/initramfs-hidden.cpio
+$(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) initramfs/init initramfs/build.sh
+	@rm -f $(filter-out $(HIDDEN_BINS),$(wildcard $(BUILD)/hidden/hidden*))
+	@initramfs/build.sh base $@ $(BUILD)/tests $(BUILD)/hidden
+export HIDDEN_DIR := $(BUILD)/hidden
+else
+INITRAMFS := $(BUILD)/initramfs.cpio
+$(INITRAMFS): $(TEST_BINS) initramfs/init initramfs/build.sh
 	@initramfs/build.sh base $@ $(BUILD)/tests
+endif
+export INITRAMFS
+initramfs: $(INITRAMFS)
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
 # LAB=N grades labs 1..N: a later change that breaks an earlier lab shows.

@@ -46,6 +46,15 @@ if [ -z "$VERDICT" ]; then
 	IMAGE=$OBJDIR/arch/arm64/boot/Image
 fi
 
+# sections LAB: the result sections of a lab's boot: its own tests and, if
+# the instructor gave any, its hidden ones ("NNh").
+sections() {
+	echo "$1"
+	[ -z "${HIDDEN_DIR:-}" ] || [ ! -f "$HIDDEN_DIR/hidden$1.tests" ] || echo "${1}h"
+}
+title_of() { case $1 in *h) echo "$TITLE_LAB (hidden tests)" ;; *) echo "$TITLE_LAB" ;; esac; }
+tests_of() { case $1 in *h) echo "$HIDDEN_DIR/hidden${1%h}.tests" ;; *) echo "$TESTS/lab$1.tests" ;; esac; }
+
 results=()
 for lab in $LABS; do
 	dir=$(lab_dir "$lab")
@@ -53,12 +62,12 @@ for lab in $LABS; do
 	# shellcheck source=/dev/null
 	. "$dir/lab.conf"
 	TIMEOUT=${BOOT_TIMEOUT:-$TIMEOUT}
-	res=$OUT/lab$lab.result
-	results+=("$res")
-	common=(--lab "$lab" --title "$TITLE_LAB" --tests "$TESTS/lab$lab.tests")
 	if [ -n "$VERDICT" ]; then
-		"$TOOLS/parse" "${common[@]}" --verdict "$VERDICT" \
-			--detail "$DETAIL" ${LOG:+"$LOG"} >"$res"
+		for sec in $(sections "$lab"); do
+			results+=("$OUT/lab$sec.result")
+			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
+				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result"
+		done
 		continue
 	fi
 	dtb=$BUILD/dtb/$TOPOLOGY.dtb
@@ -71,14 +80,17 @@ for lab in $LABS; do
 	# from the submission, so a kernel cannot print it at build time.
 	mark=SL$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 	initrd=$OUT/lab$lab.cpio
-	"$KIT/initramfs/build.sh" run "$initrd" "$BUILD/initramfs.cpio" "$lab" "$mark"
+	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" "$lab" "$mark"
 	stage "booting lab $lab ($TITLE_LAB) on $TOPOLOGY"
 	status=0
 	"$KIT/grader/boot.exp" "$IMAGE" "$initrd" "$dtb" "$ncpus" "$mark" \
 		"$TIMEOUT" "$OUT/lab$lab.console.log" || status=$?
 	rm -f "$initrd"
-	"$TOOLS/parse" "${common[@]}" --mark "$mark" --status "$status" \
-		"$OUT/lab$lab.console.log" >"$res"
+	for sec in $(sections "$lab"); do
+		results+=("$OUT/lab$sec.result")
+		"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
+			--mark "$mark" --status "$status" "$OUT/lab$lab.console.log" >"$OUT/lab$sec.result"
+	done
 done
 
 status=0

@@ -136,7 +136,7 @@ static void parse_console(FILE *log, const char *mark, int status)
 {
 	char line[4096];
 	size_t marklen = strlen(mark);
-	int began = 0, ended = 0, after = -1, ignored = 0;
+	int began = 0, ended = 0, ours = 0, after = -1, ignored = 0;
 	enum verdict splat = V_OK;
 
 	while (fgets(line, sizeof(line), log)) {
@@ -144,11 +144,12 @@ static void parse_console(FILE *log, const char *mark, int status)
 		if (!strncmp(line, mark, marklen) && line[marklen] == ' ') {
 			const char *s = line + marklen + 1;
 
+			/* Only this lab's section: a boot may run several. */
 			if (!strncmp(s, "BEGIN ", 6))
-				began = 1;
-			else if (!strncmp(s, "END ", 4))
-				ended = 1;
-			else if (began && !ended)
+				ours = !strcmp(s + 6, res.lab), began |= ours;
+			else if (!strncmp(s, "END ", 4) && ours)
+				ours = 0, ended = 1;
+			else if (ours)
 				parse_check_line(s);
 			continue;
 		}

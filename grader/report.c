@@ -17,6 +17,12 @@ static struct lab_result lab_results[16];
 static int nr_labs;
 static char style[LINE_MAX_LEN];	/* checkpatch's "total:" line */
 
+/* An instructor's hidden tests of a lab have a lab id like "03h". */
+static int is_hidden(const struct lab_result *r)
+{
+	return r->lab[0] && r->lab[strlen(r->lab) - 1] == 'h';
+}
+
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -117,9 +123,10 @@ static void write_json(FILE *f)
 			snprintf(name, sizeof(name), "lab%s/%s", r->lab, t->name);
 			fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
 			json_str(f, name);
-			fprintf(f, ", \"number\": \"%d.%d\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"visible\", \"output\": ",
-				atoi(r->lab), i + 1, t->points, t->max_points,
-				t->passed ? "passed" : "failed");
+			fprintf(f, ", \"number\": \"%d.%s%d\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"%s\", \"output\": ",
+				atoi(r->lab), is_hidden(r) ? "h" : "", i + 1,
+				t->points, t->max_points, t->passed ? "passed" : "failed",
+				is_hidden(r) ? "after_published" : "visible");
 			json_str(f, t->message);
 			fputc('}', f);
 		}

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Stage 4 of grading: pack the initramfs.
 #
-#   build.sh base OUT.cpio TESTBIN_DIR   busybox + init + the test binaries
+#   build.sh base OUT.cpio TESTBIN_DIR...
+#                                        busybox + init + the test binaries
+#                                        (labNN, hiddenNN) of each DIR
 #   build.sh run  OUT.cpio BASE.cpio "LABS" MARK
 #                                        BASE + one boot's /etc/schedlab.conf
 #
@@ -14,13 +16,17 @@ newc() { (cd "$1" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0); }
 
 case $1 in
 base)
-	out=$2 bins=$3
+	out=$2
+	shift 2
 	stagedir=$(mktemp -d)
 	trap 'rm -rf "$stagedir"' EXIT
 	mkdir -p "$stagedir"/{bin,dev,proc,sys,tmp,etc,tests}
 	cp "$BUILD/sysroot/bin/busybox" "$stagedir/bin/busybox"
 	install -m 755 "$KIT/initramfs/init" "$stagedir/init"
-	cp "$bins"/lab[0-9][0-9] "$stagedir/tests/"
+	for bins in "$@"; do
+		find "$bins" -maxdepth 1 -type f -regex '.*/\(lab\|hidden\)[0-9][0-9]' \
+			-exec cp -t "$stagedir/tests/" {} +
+	done
 	newc "$stagedir" >"$out.tmp"
 	mv "$out.tmp" "$out"
 	;;
