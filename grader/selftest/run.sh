@@ -10,6 +10,9 @@
 #             build, panics, hangs, changes a forbidden file, prints fake
 #             result lines, WARNs), graded on lab 1: each must get its
 #             verdict and score 0; a second run must resume, not regrade;
+#     hidden  an instructor's hidden tests (selftest/hidden/) graded with a
+#             lab, apart from its public tests; gradescope  run_autograder
+#             on a fake /autograder root, results.json checked;
 #  4. mutants known-wrong variants of the reference patches (mutants/NN-*):
 #             each must cost its lab at least one test; prints the kill ratio.
 # Everything is graded in one grading slot, reused between runs, so only
@@ -67,6 +70,26 @@ for lab in $(all_labs); do
 			expect_tests "$r" pass "reference"
 		fi
 	done
+done
+
+stage "hidden tests: graded with lab 1, reported apart"
+make -s -C "$KIT" initramfs HIDDEN_TESTS="$ST/hidden" >"$SELF/hidden-build.log" 2>&1
+for who in starter reference; do
+	sub=$SELF/class/$who.patch
+	[ $who = starter ] || sub=$SELF/class/reference
+	INITRAMFS=$BUILD/initramfs-hidden.cpio HIDDEN_DIR=$BUILD/hidden \
+		"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/hidden-$who" \
+		--labs 01 >"$SELF/hidden-$who.log" 2>&1
+	r=$SELF/hidden-$who/lab01h.result
+	if [ -f "$r" ]; then
+		expect_tests "$r" "$([ $who = starter ] && echo fail || echo pass)" "$who (hidden tests)"
+	else
+		ko "hidden tests: no lab01h result for the $who"
+	fi
+	if [ "$(jq -r '[.tests[] | select(.name | startswith("lab01h/")) | .visibility] | unique | join(",")' \
+		"$SELF/hidden-$who/results.json" 2>/dev/null)" = after_published ]; then ok; else
+		ko "hidden tests: results.json does not hide them from students ($who)"
+	fi
 done
 
 stage "gradescope: run_autograder on a fake /autograder root (lab 1)"
