@@ -221,10 +221,18 @@ static int test_cpu(void)
 	return sl_nr_cpus() - 1;
 }
 
-/* A sleeping spinner in group @grp, pinned to the test CPU. */
+static char task_state(pid_t pid);
+
+/*
+ * A sleeping spinner in group @grp, pinned to the test CPU.  It returns
+ * once the child sleeps: a child still on its way to sigsuspend() would be
+ * RUNNABLE next to the next one spawned, and a bucket keeps the larger
+ * value of its tasks for as long as any of them is RUNNABLE.
+ */
 static pid_t spawn(const char *grp)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	long end;
 	pid_t pid;
 
 	sigaction(SIGUSR1, &sa, NULL);
@@ -235,6 +243,11 @@ static pid_t spawn(const char *grp)
 		spinner();
 	ck_assert_int_eq(sl_pin(pid, test_cpu()), 0);
 	cg_join(grp, pid);
+	end = now_ms() + SETTLE_MS;
+	while (task_state(pid) != 'S') {
+		ck_assert_msg(now_ms() < end, "spinner %d never went to sleep", pid);
+		usleep(5000);
+	}
 	return pid;
 }
 
