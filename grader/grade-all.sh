@@ -14,7 +14,7 @@ set -euo pipefail
 shopt -s extglob
 . "$(dirname "$0")/lib.sh"
 
-SUBS= OUT= LABS= JOBS_N=$(( ($(nproc) + 1) / 2 ))
+SUBS='' OUT='' LABS='' JOBS_N=$(( ($(nproc) + 1) / 2 ))
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submissions) SUBS=$2 ;;

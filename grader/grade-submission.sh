@@ -21,7 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SUB= OUT= LABS= SLOT=0 BRANCH=HEAD
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -46,19 +46,19 @@ APPLY_LOG=$OUT/apply.log
 : >"$APPLY_LOG"
 
 # The starter, as the kit makes it now: rebuilt only when its patches change.
-starter_stamp=$(for lab in $(all_labs); do cat "$(lab_dir "$lab")"/*.patch; done | md5sum | cut -d" " -f1)
+stamp=$(starter_stamp)
 if [ ! -e "$TREE/.git" ]; then
 	stage "making grading slot $SLOT"
 	mkdir -p "$SLOTDIR"
 	git clone -q --shared --no-checkout "$KSRC" "$TREE"
 fi
 git -C "$TREE" fetch -q --tags "$KSRC"
-if [ "$(cat "$SLOTDIR/starter.stamp" 2>/dev/null)" != "$starter_stamp" ]; then
+if [ "$(cat "$SLOTDIR/starter.stamp" 2>/dev/null)" != "$stamp" ]; then
 	$GIT checkout -q -f --detach base
 	"$KIT/grader/apply.sh" --tree "$TREE" --commit starter >>"$APPLY_LOG" 2>&1 ||
 		die "the kit's starter patches do not apply ($APPLY_LOG)"
 	$GIT branch -q -f kit-starter HEAD
-	echo "$starter_stamp" >"$SLOTDIR/starter.stamp"
+	echo "$stamp" >"$SLOTDIR/starter.stamp"
 fi
 $GIT checkout -q -f --detach kit-starter
 $GIT clean -q -fdx

@@ -14,7 +14,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-SRC= OBJDIR= STYLE= OUT= LABS= TITLE="schedlab results" VERDICT= DETAIL= LOG=
+SRC='' OBJDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL='' LOG=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -58,7 +58,7 @@ tests_of() { case $1 in *h) echo "$HIDDEN_DIR/hidden${1%h}.tests" ;; *) echo "$T
 results=()
 for lab in $LABS; do
 	dir=$(lab_dir "$lab")
-	TITLE_LAB= TOPOLOGY=big-little TIMEOUT=120
+	TITLE_LAB='' TOPOLOGY=big-little TIMEOUT=120
 	# shellcheck source=/dev/null
 	. "$dir/lab.conf"
 	TIMEOUT=${BOOT_TIMEOUT:-$TIMEOUT}

@@ -48,3 +48,11 @@ kit_git() {
 	GIT_AUTHOR_DATE="2022-12-11T00:00:00Z" GIT_COMMITTER_DATE="2022-12-11T00:00:00Z" \
 		git -c user.name=schedlab -c user.email=schedlab@localhost "$@"
 }
+
+# starter_stamp: a hash of every lab's instrumentation and starter patch.
+starter_stamp() {
+	local lab
+	for lab in $(all_labs); do
+		cat "$(lab_dir "$lab")"/*.patch
+	done | md5sum | cut -d' ' -f1
+}

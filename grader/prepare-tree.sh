@@ -43,4 +43,14 @@ if ! $GIT rev-parse -q --verify starter >/dev/null; then
 	stage "applying the starter patches"
 	"$KIT/grader/apply.sh" --tree "$KSRC" --commit starter
 	$GIT tag starter
+	git -C "$KSRC" config schedlab.starter "$(starter_stamp)"
+elif [ "$(git -C "$KSRC" config schedlab.starter)" != "$(starter_stamp)" ]; then
+	# The kit changed its starter (a new lab, a fixed stub) after this tree
+	# was set up.  The tree is the student's: say so, change nothing.
+	cat >&2 <<MSG
+note: the kit's starter patches changed since $KSRC was set up; the tree
+      keeps its old starter.  To carry your work onto the new one:
+        git -C $KSRC diff starter >my-work.patch
+        mv $KSRC $KSRC.old && make setup && git -C $KSRC apply --3way ../../my-work.patch
+MSG
 fi
