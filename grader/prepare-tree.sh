@@ -50,7 +50,7 @@ elif [ "$(git -C "$KSRC" config schedlab.starter)" != "$(starter_stamp)" ]; then
 	cat >&2 <<MSG
 note: the kit's starter patches changed since $KSRC was set up; the tree
       keeps its old starter.  To carry your work onto the new one:
-        git -C $KSRC diff starter >my-work.patch
-        mv $KSRC $KSRC.old && make setup && git -C $KSRC apply --3way ../../my-work.patch
+        git -C $KSRC diff starter >$PWD/my-work.patch
+        mv $KSRC $KSRC.old && make setup && git -C $KSRC apply --3way $PWD/my-work.patch
 MSG
 fi
