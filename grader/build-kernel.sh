@@ -29,8 +29,9 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 	stage "configuring (tinyconfig + $(cd "$KIT" && echo kconfig/*.config))"
 	{
 		"${KMAKE[@]}" tinyconfig &&
-		ARCH=arm64 "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
-			"$OBJ/.config" "${FRAGMENTS[@]}" &&
+		# merge_config.sh keeps its temporary files in the current folder.
+		(cd "$OBJ" && ARCH=arm64 "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
+			"$OBJ/.config" "${FRAGMENTS[@]}") &&
 		"${KMAKE[@]}" olddefconfig
 	} >>"$LOG" 2>&1 || die_log "$LOG" "kernel configuration failed"
 	lost=$(cat "${FRAGMENTS[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' |
