@@ -56,8 +56,11 @@ build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
 # ---- host tools: the parser and the report writer ---------------------------
-TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report
+TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline
 tools: $(TOOLS)
+$(BUILD)/grader/timeline: grader/timeline.c
+	@mkdir -p $(@D)
+	@gcc $(HOST_CFLAGS) -o $@ $<
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c
@@ -69,7 +72,7 @@ $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 define SUITE_RULES
 $(1): $(2) $(wildcard labs/lib/*) $(SYSROOT)/.done
 	@mkdir -p $$(@D)
-	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c $(TEST_LIBS)
+	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
 $(1).tests: $(2)
 	@mkdir -p $$(@D)
 	@sed -n 's/.*tcase_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@

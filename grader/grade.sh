@@ -35,7 +35,7 @@ done
 TESTS=$BUILD/tests
 TOOLS=$BUILD/grader
 mkdir -p "$OUT" "$BUILD/dtb"
-rm -f "$OUT"/lab*.result "$OUT"/lab*.console.log
+rm -f "$OUT"/lab*.result "$OUT"/lab*.console.log "$OUT"/lab*.trace "$OUT"/lab*.svg
 
 if [ -z "$VERDICT" ]; then
 	[ -n "$SRC" ] && [ -n "$OBJDIR" ] || die "grade.sh: --src and --obj are required"
@@ -89,7 +89,13 @@ for lab in $LABS; do
 	for sec in $(sections "$lab"); do
 		results+=("$OUT/lab$sec.result")
 		"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
-			--mark "$mark" --status "$status" "$OUT/lab$lab.console.log" >"$OUT/lab$sec.result"
+			--traces "$OUT/lab$sec" --mark "$mark" --status "$status" \
+			"$OUT/lab$lab.console.log" >"$OUT/lab$sec.result"
+	done
+	# The placement timelines the tests traced (labs/lib/trace.h).
+	for t in "$OUT/lab$lab".*.trace; do
+		[ -e "$t" ] || continue
+		"$TOOLS/timeline" "$t" "${t%.trace}.svg" 2>/dev/null || rm -f "${t%.trace}.svg"
 	done
 done
 

@@ -8,7 +8,11 @@
  *	a lab that never booted (V is no-apply, no-build or rejected); the
  *	tail of LOG, if given, becomes the excerpt.
  *
- * The result goes to standard output in the format of results.h.
+ * The result goes to standard output in the format of results.h.  With
+ * --traces PREFIX, the placement traces a test printed ("TRACE NAME ...",
+ * see labs/lib/trace.h) go to PREFIX.NAME.trace, one file a known test, at
+ * most MAX_TRACE_LINES lines each, and the result names PREFIX.NAME.svg as
+ * the test's timeline (grade.sh draws it).
  *
  * Only lines that begin with this run's MARK are the tests' own output;
  * anything else is the kernel's (or forged), and is only searched for
@@ -22,6 +26,10 @@
 
 #define EXCERPT_AFTER 24
 #define NO_RESULT "no result reported"
+#define MAX_TRACE_LINES 2000
+
+static const char *trace_prefix;
+static int trace_lines[MAX_TESTS];
 
 static struct lab_result res;
 
@@ -126,6 +134,27 @@ static int parse_check_line(const char *s)
 	return 1;
 }
 
+/* "TRACE NAME ...": append the line to NAME's trace file. */
+static void save_trace_line(const char *s)
+{
+	char name[128], path[512];
+	struct test_result *t;
+	FILE *f;
+
+	if (!trace_prefix || sscanf(s, "TRACE %127s", name) != 1)
+		return;
+	t = find_test(name);
+	if (!t || trace_lines[t - res.tests]++ >= MAX_TRACE_LINES)
+		return;
+	snprintf(path, sizeof(path), "%s.%s.trace", trace_prefix, name);
+	f = fopen(path, trace_lines[t - res.tests] == 1 ? "w" : "a");
+	if (!f)
+		return;
+	fprintf(f, "%s\n", s);
+	fclose(f);
+	snprintf(t->timeline, sizeof(t->timeline), "%s.%s.svg", trace_prefix, name);
+}
+
 static void add_excerpt(const char *line)
 {
 	if (res.nr_excerpt < MAX_EXCERPT)
@@ -149,6 +178,8 @@ static void parse_console(FILE *log, const char *mark, int status)
 				ours = !strcmp(s + 6, res.lab), began |= ours;
 			else if (!strncmp(s, "END ", 4) && ours)
 				ours = 0, ended = 1;
+			else if (ours && !strncmp(s, "TRACE ", 6))
+				save_trace_line(s);
 			else if (ours)
 				parse_check_line(s);
 			continue;
@@ -267,6 +298,8 @@ int main(int argc, char **argv)
 			status = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--verdict") && val)
 			verdict = argv[++i];
+		else if (!strcmp(argv[i], "--traces") && val)
+			trace_prefix = argv[++i];
 		else if (!strcmp(argv[i], "--detail") && val)
 			clean_copy(res.detail, argv[++i], sizeof(res.detail));
 		else if (argv[i][0] != '-' && !log)

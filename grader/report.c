@@ -75,6 +75,8 @@ static void print_table(FILE *f, const char *title)
 			if (!t->passed)
 				fprintf(f, "  %s", t->message);
 			fputc('\n', f);
+			if (t->timeline[0])
+				fprintf(f, "        timeline: %s\n", t->timeline);
 		}
 		if (r->nr_excerpt) {
 			fprintf(f, "  -- what the %s showed --\n",
@@ -127,7 +129,15 @@ static void write_json(FILE *f)
 				atoi(r->lab), is_hidden(r) ? "h" : "", i + 1,
 				t->points, t->max_points, t->passed ? "passed" : "failed",
 				is_hidden(r) ? "after_published" : "visible");
-			json_str(f, t->message);
+			if (t->timeline[0]) {
+				char out[LINE_MAX_LEN + 300];
+
+				snprintf(out, sizeof(out), "%s\nTimeline (SVG): %s",
+					 t->message, t->timeline);
+				json_str(f, out);
+			} else {
+				json_str(f, t->message);
+			}
 			fputc('}', f);
 		}
 	}

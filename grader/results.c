@@ -71,6 +71,10 @@ void result_write(FILE *f, const struct lab_result *r)
 			t->passed ? "pass" : "fail", t->points, t->max_points,
 			t->message);
 	}
+	for (int i = 0; i < r->nr_tests; i++)
+		if (r->tests[i].timeline[0])
+			fprintf(f, "timeline\t%s\t%s\n", r->tests[i].name,
+				r->tests[i].timeline);
 }
 
 /* Split @line at tabs into at most @max fields; the last takes the rest. */
@@ -121,6 +125,11 @@ int result_read(FILE *f, struct lab_result *r)
 			t->points = atoi(fl[3]);
 			t->max_points = atoi(fl[4]);
 			clean_copy(t->message, n >= 6 ? fl[5] : "", sizeof(t->message));
+		} else if (!strcmp(fl[0], "timeline") && n >= 3) {
+			for (int i = 0; i < r->nr_tests; i++)
+				if (!strcmp(r->tests[i].name, fl[1]))
+					clean_copy(r->tests[i].timeline, fl[2],
+						   sizeof(r->tests[i].timeline));
 		} else {
 			return -1;
 		}

@@ -8,6 +8,7 @@
  *	detail ONE LINE THAT SAYS WHY
  *	excerpt A CONSOLE OR BUILD LINE      (any number, in order)
  *	test NAME pass|fail POINTS MAX MESSAGE
+ *	timeline NAME PATH                    (an SVG of where NAME's tasks ran)
  *
  * Fields are separated by one tab; no field holds a tab or a newline.
  */
@@ -45,6 +46,7 @@ struct test_result {
 	int passed;
 	int points, max_points;
 	char message[LINE_MAX_LEN];
+	char timeline[256];	/* SVG path, or "" */
 };
 
 struct lab_result {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # make test: the kit's own test suite.  Ends with "N passed, M failed".
 #
-#  1. unit    the grader's parser and report on recorded logs (unit.sh);
+#  1. unit    the grader's parser and report on recorded logs (unit.sh),
+#             the timeline renderer on recorded traces (timeline.sh);
 #  2. class   a batch of sample submissions made here, graded by
 #             grade-all.sh as an instructor would: the starter (every lab
 #             test must fail, on a clean run) and the reference (every test
@@ -35,6 +36,11 @@ mkdir -p "$SELF"
 stage "1/4 grader unit tests"
 if "$ST/unit.sh" >"$SELF/unit.log" 2>&1; then ok; else cat "$SELF/unit.log"; ko "grader unit tests"; fi
 grep 'unit tests:' "$SELF/unit.log" | sed 's/^/  /'
+if BUILD=$BUILD "$ST/timeline.sh" >"$SELF/timeline.log" 2>&1; then ok; else
+	cat "$SELF/timeline.log"
+	ko "timeline renderer tests"
+fi
+echo "  timeline renderer: $(tail -n 1 "$SELF/timeline.log")"
 
 # expect_tests RESULT pass|fail WHAT: every test of the lab is WHAT, and the
 # run was clean (the suite ran to its end, no kernel splat).
