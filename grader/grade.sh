@@ -83,8 +83,11 @@ for lab in $LABS; do
 	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" "$lab" "$mark"
 	stage "booting lab $lab ($TITLE_LAB) on $TOPOLOGY"
 	status=0
+	t0=$(date +%s%N)
 	"$KIT/grader/boot.exp" "$IMAGE" "$initrd" "$dtb" "$ncpus" "$mark" \
 		"$TIMEOUT" "$OUT/lab$lab.console.log" || status=$?
+	t1=$(date +%s%N)
+	stage "lab $lab: boot to poweroff $(( (t1 - t0) / 1000000 )) ms"
 	rm -f "$initrd"
 	for sec in $(sections "$lab"); do
 		results+=("$OUT/lab$sec.result")

@@ -152,6 +152,28 @@ static int wait_rq(int cpu, int id, int b, unsigned long tasks, long value,
 
 #define NO_VALUE (-1L)
 
+/*
+ * Wait until bucket @b of clamp @id on @cpu has @tasks tasks and its own
+ * value (values[b] in the debugfs file, not the rq's) is @value.
+ */
+static void expect_bucket(int cpu, int id, int b, unsigned long tasks,
+			  unsigned long value)
+{
+	long end = now_ms() + SETTLE_MS;
+	struct rq_clamp rc;
+
+	do {
+		read_rq(cpu, id, &rc);
+		if (rc.tasks[b] == tasks && rc.values[b] == value)
+			return;
+		usleep(5000);
+	} while (now_ms() < end);
+	ck_abort_msg("CPU%d uclamp.%s: bucket %d has %lu task(s) and value %lu; "
+		     "expected %lu task(s) and bucket value %lu within %d ms",
+		     cpu, id == CL_MIN ? "min" : "max", b, rc.tasks[b],
+		     rc.values[b], tasks, value, SETTLE_MS);
+}
+
 /* ---- cgroups: one first-level group a clamp pair ------------------------ */
 
 static void cg_write(const char *grp, const char *file, const char *val)
@@ -409,7 +431,9 @@ END_TEST
  * The seed's example: a 25% task and a 30% task share a bucket.  The bucket
  * (and so the rq) takes the larger value, 30%, and keeps it while any of
  * its tasks is RUNNABLE (the 25% task is over-boosted); once the bucket is
- * empty, the next task sets the bucket's value to its own, 25%.
+ * empty, the next task sets the bucket's value to its own, 25%.  The
+ * bucket's own value (values[] in debugfs) is checked besides the rq's:
+ * the rq is raised to 30% even if the bucket wrongly keeps 25%.
  */
 START_TEST(test_same_bucket_value)
 {
@@ -426,14 +450,19 @@ START_TEST(test_same_bucket_value)
 	b = spawn("l4_same30");
 	run(a);
 	expect_rq(cpu, CL_MIN, bkt, 1, v25);
+	expect_bucket(cpu, CL_MIN, bkt, 1, v25);
 	run(b);
 	expect_rq(cpu, CL_MIN, bkt, 2, v30);
+	/* the bucket itself takes 30%, not only the rq */
+	expect_bucket(cpu, CL_MIN, bkt, 2, v30);
 	sleep_task(b);
 	expect_rq(cpu, CL_MIN, bkt, 1, v30);
+	expect_bucket(cpu, CL_MIN, bkt, 1, v30);
 	sleep_task(a);
 	expect_rq(cpu, CL_MIN, bkt, 0, 0);
 	run(a);
 	expect_rq(cpu, CL_MIN, bkt, 1, v25);
+	expect_bucket(cpu, CL_MIN, bkt, 1, v25);
 	sl_reap(&a, 1);
 	sl_reap(&b, 1);
 }

@@ -130,6 +130,40 @@ START_TEST(test_parent_max_propagates)
 }
 END_TEST
 
+/*
+ * Siblings: top has b1 (max 10%, with a child c1) and b2 (max "max", with a
+ * child c2).  top's max 50% leaves b1's subtree unchanged, and the walk
+ * must skip that subtree only, not stop there: b2 and c2 come after it.
+ */
+START_TEST(test_sibling_subtrees)
+{
+	const char *top = "l6_sib";
+	const char *b1 = "l6_sib/b1", *c1 = "l6_sib/b1/c1";
+	const char *b2 = "l6_sib/b2", *c2 = "l6_sib/b2/c2";
+
+	enable_cpu("");
+	mkgroup(top);
+	enable_cpu(top);
+	mkgroup(b1);	/* b1 first: the walk visits it before b2 */
+	enable_cpu(b1);
+	mkgroup(c1);
+	mkgroup(b2);
+	enable_cpu(b2);
+	mkgroup(c2);
+	cg_write(b1, "cpu.uclamp.max", "10");
+	expect_eff(c1, "0.00", "10.00");
+	cg_write(top, "cpu.uclamp.max", "50");
+	expect_eff(b1, "0.00", "10.00");
+	expect_eff(c1, "0.00", "10.00");
+	expect_eff(b2, "0.00", "50.00");
+	expect_eff(c2, "0.00", "50.00");
+	cg_write(top, "cpu.uclamp.max", "max");
+	expect_eff(b1, "0.00", "10.00");
+	expect_eff(b2, "0.00", "max");
+	expect_eff(c2, "0.00", "max");
+}
+END_TEST
+
 /* A parent's min restriction (a lower protection) reaches every descendant. */
 START_TEST(test_parent_min_propagates)
 {
@@ -264,6 +298,7 @@ Suite *lab_suite(void)
 	TCase *tc = tcase_create("effective");
 
 	tcase_add_test(tc, test_parent_max_propagates);
+	tcase_add_test(tc, test_sibling_subtrees);
 	tcase_add_test(tc, test_parent_min_propagates);
 	tcase_add_test(tc, test_child_write_capped);
 	tcase_add_test(tc, test_relax_restores);
