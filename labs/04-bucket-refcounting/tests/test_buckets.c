@@ -428,6 +428,35 @@ START_TEST(test_max_aggregation_buckets)
 END_TEST
 
 /*
+ * An idle CPU keeps its last util_max (so that blocked utilization does not
+ * raise the frequency), but the first task to wake there sets it afresh:
+ * a 25% max after a 75% one must bring the rq down to 25%, not keep 75%.
+ * (Kernel threads, max 1024, may wake there too; each time they leave,
+ * the rq must come back to 25%, which the poll waits for.)
+ */
+START_TEST(test_idle_resets_max)
+{
+	int cpu = test_cpu();
+	unsigned int hi = util_of_pct100(7500), lo = util_of_pct100(2500);
+	int blo = bucket_of(lo);
+	pid_t a, b;
+
+	setup();
+	cg_make("l4_idle_hi", 0, 7500);
+	cg_make("l4_idle_lo", 0, 2500);
+	a = spawn("l4_idle_hi");
+	b = spawn("l4_idle_lo");
+	run(a);
+	expect_rq(cpu, CL_MAX, bucket_of(hi), 1, hi);
+	sleep_task(a);
+	run(b);
+	expect_rq(cpu, CL_MAX, blo, 1, lo);
+	sl_reap(&a, 1);
+	sl_reap(&b, 1);
+}
+END_TEST
+
+/*
  * The seed's example: a 25% task and a 30% task share a bucket.  The bucket
  * (and so the rq) takes the larger value, 30%, and keeps it while any of
  * its tasks is RUNNABLE (the 25% task is over-boosted); once the bucket is
@@ -566,6 +595,7 @@ Suite *lab_suite(void)
 	tcase_add_test(tc, test_exit_dequeues);
 	tcase_add_test(tc, test_max_aggregation_buckets);
 	tcase_add_test(tc, test_same_bucket_value);
+	tcase_add_test(tc, test_idle_resets_max);
 	tcase_add_test(tc, test_buckets_count);
 	tcase_add_test(tc, test_storm_no_leak);
 	suite_add_tcase(s, tc);
