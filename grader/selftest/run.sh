@@ -15,7 +15,8 @@
 #             lab, apart from its public tests; gradescope  run_autograder
 #             on a fake /autograder root, results.json checked;
 #  4. mutants known-wrong variants of the reference patches (mutants/NN-*):
-#             each must cost its lab at least one test; prints the kill ratio.
+#             each must build, boot and cost its lab at least one test;
+#             prints the kill ratio.
 # Everything is graded in one grading slot, reused between runs, so only
 # what changed is rebuilt.
 set -uo pipefail
@@ -77,6 +78,18 @@ for lab in $(all_labs); do
 		fi
 	done
 done
+
+stage "timeline: lab 3's busy task, from a little CPU's lane to a big one's"
+for who in reference starter; do
+	svg=$SELF/class-out/$who/lab03.test_busy_task_moves_at_first_throttle.svg
+	if [ ! -f "$svg" ]; then ko "timeline: no SVG for lab 3 on the $who"; continue; fi
+	if BUILD=$BUILD "$ST/timeline.sh" --moves "$svg" 2>"$SELF/timeline-$who.log"; then moved=yes; else moved=no; fi
+	want=$([ $who = reference ] && echo yes || echo no)
+	if [ $moved = "$want" ]; then ok; else
+		ko "timeline: on the $who the task's lane change is '$moved', expected '$want' ($svg)"
+	fi
+done
+echo "  reference: $SELF/class-out/reference/lab03.test_busy_task_moves_at_first_throttle.svg"
 
 stage "hidden tests: graded with lab 1, reported apart"
 make -s -C "$KIT" initramfs HIDDEN_TESTS="$ST/hidden" >"$SELF/hidden-build.log" 2>&1
@@ -187,10 +200,15 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	total=$((total + 1))
 	verdict=$(field verdict "$r" 2>/dev/null)
 	lost=$(awk -F'\t' '$1 == "test" && $3 == "fail" {n++} END {print n + 0}' "$r" 2>/dev/null)
-	if [ "$verdict" = ok ] && [ "$lost" -gt 0 ]; then
+	# Killed: the mutant built and booted, and its lab lost points (to
+	# its tests, or to the kernel splat the mistake caused).
+	case $verdict in no-apply | no-build | rejected | "") lost=0 ;; esac
+	if [ "$lost" -gt 0 ]; then
 		killed=$((killed + 1))
 		ok
-		echo "  killed    $name ($lost test(s) failed)"
+		note=
+		[ "$verdict" = ok ] || note="; verdict: $verdict"
+		echo "  killed    $name ($lost test(s) failed$note)"
 	else
 		ko "mutant $name survived (verdict ${verdict:-none}, $lost failing tests)"
 	fi

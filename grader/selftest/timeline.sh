@@ -50,10 +50,6 @@ runs() { elements "$1" | grep -c "^run .*\<cpu=$2\>"; }
 # migs SVG FROM TO: how many migrations from FROM to TO.
 migs() { elements "$1" | grep -c "^mig .*\<from=$2 to=$3\>"; }
 
-expect_eq() {	# NAME GOT WANT
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', wanted '$3'"; fi
-}
-
 # moves_little_to_big SVG PID: the task's first run is on a CPU of the
 # smallest capacity, its last on one of the biggest, and it migrated.
 moves_little_to_big() {
@@ -78,6 +74,20 @@ moves_little_to_big() {
 			if (!moved) { print "pid " pid " never migrated" > "/dev/stderr"; exit 1 }
 		}'
 }
+
+# timeline.sh --moves SVG: the end-to-end check of a real lab 3 run: in that
+# SVG, the (first) task moves from a little CPU's lane to a big one's.
+if [ "${1:-}" = --moves ]; then
+	pid=$(elements "$2" | awk '$1 == "run" { for (i = 2; i <= NF; i++) if ($i ~ /^pid=/) { sub(/pid=/, "", $i); print $i; exit } }')
+	[ -n "$pid" ] || { echo "no task in $2" >&2; exit 1; }
+	moves_little_to_big "$2" "$pid"
+	exit
+fi
+
+expect_eq() {	# NAME GOT WANT
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', wanted '$3'"; fi
+}
+
 
 # all_runs_on_big SVG PID: every run of PID is on a biggest-capacity CPU.
 all_runs_on_big() {
