@@ -70,6 +70,13 @@ worker() {
 	done
 }
 
+# Several slots: their cold builds share one compiler cache (paths made
+# relative to the grading folder, so one slot's objects serve the others).
+if [ "$JOBS_N" -gt 1 ] && command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD/grading}
+fi
+
 pids=()
 for ((w = 0; w < JOBS_N; w++)); do
 	worker "$w" &
