@@ -160,6 +160,31 @@ void sl_reap(pid_t *pids, int n)
 	}
 }
 
+long sl_proc_sched(pid_t pid, const char *key)
+{
+	char path[64], line[256];
+	size_t len = strlen(key);
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	f = fopen(path, "r");
+	ck_assert_msg(f, "cannot open %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		/* "key   : value", the key alone before the padding */
+		if (!strncmp(line, key, len) && colon &&
+		    strspn(line + len, " ") == (size_t)(colon - line - len)) {
+			sscanf(colon + 1, "%ld", &v);
+			break;
+		}
+	}
+	fclose(f);
+	ck_assert_msg(v >= 0, "no '%s' in %s", key, path);
+	return v;
+}
+
 int sl_pin(pid_t pid, int cpu)
 {
 	cpu_set_t set;

@@ -89,6 +89,12 @@ int sl_expected_admitted(unsigned long cap, uint64_t runtime, uint64_t period);
 int sl_spawn_sleepers(pid_t *pids, int n);
 void sl_reap(pid_t *pids, int n);
 
+/*
+ * A numeric field of /proc/PID/sched (SCHED_DEBUG), by its name: e.g.
+ * "effective uclamp.min".  Fails the test when it is not there.
+ */
+long sl_proc_sched(pid_t pid, const char *key);
+
 /* Pin @pid to one CPU, or to the CPUs of a bitmask. */
 int sl_pin(pid_t pid, int cpu);
 

@@ -44,31 +44,6 @@ static void get(pid_t pid, struct sl_attr *a)
 	ck_assert_msg(ret == 0, "sched_getattr(%d): error %d", pid, ret);
 }
 
-/* A field of /proc/PID/sched ("uclamp.min", "effective uclamp.max", ...). */
-static long proc_sched(pid_t pid, const char *key)
-{
-	char path[64], line[256];
-	size_t len = strlen(key);
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	f = fopen(path, "r");
-	ck_assert_msg(f, "cannot open %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, key, len) && colon &&
-		    strspn(line + len, " ") == (size_t)(colon - line - len)) {
-			sscanf(colon + 1, "%ld", &v);
-			break;
-		}
-	}
-	fclose(f);
-	ck_assert_msg(v >= 0, "no '%s' in %s", key, path);
-	return v;
-}
-
 static void expect_clamps(pid_t pid, uint32_t min, uint32_t max, const char *what)
 {
 	struct sl_attr a;
@@ -77,11 +52,11 @@ static void expect_clamps(pid_t pid, uint32_t min, uint32_t max, const char *wha
 	ck_assert_msg(a.sched_util_min == min && a.sched_util_max == max,
 		      "%s: sched_getattr reports util_min %u util_max %u, expected %u %u",
 		      what, a.sched_util_min, a.sched_util_max, min, max);
-	ck_assert_msg(proc_sched(pid, "effective uclamp.min") == min &&
-		      proc_sched(pid, "effective uclamp.max") == max,
+	ck_assert_msg(sl_proc_sched(pid, "effective uclamp.min") == min &&
+		      sl_proc_sched(pid, "effective uclamp.max") == max,
 		      "%s: /proc/%d/sched shows effective uclamp.min %ld .max %ld, expected %u %u",
-		      what, pid, proc_sched(pid, "effective uclamp.min"),
-		      proc_sched(pid, "effective uclamp.max"), min, max);
+		      what, pid, sl_proc_sched(pid, "effective uclamp.min"),
+		      sl_proc_sched(pid, "effective uclamp.max"), min, max);
 }
 
 static pid_t sleeper(void)
@@ -249,9 +224,9 @@ START_TEST(test_getattr_round_trip)
 	ck_assert_msg(a.size == SL_ATTR_SIZE_VER1, "sched_getattr size %u, expected %d",
 		      a.size, SL_ATTR_SIZE_VER1);
 	expect_clamps(p, 123, 456, "after 123/456");
-	ck_assert_msg(proc_sched(p, "uclamp.min") == 123 && proc_sched(p, "uclamp.max") == 456,
+	ck_assert_msg(sl_proc_sched(p, "uclamp.min") == 123 && sl_proc_sched(p, "uclamp.max") == 456,
 		      "/proc/%d/sched: uclamp.min %ld .max %ld, expected 123 456", p,
-		      proc_sched(p, "uclamp.min"), proc_sched(p, "uclamp.max"));
+		      sl_proc_sched(p, "uclamp.min"), sl_proc_sched(p, "uclamp.max"));
 	ck_assert_int_eq(set_clamps(p, KEEP_ALL | CLAMPS, (uint32_t)-1, (uint32_t)-1), 0);
 	expect_clamps(p, 0, 1024, "after -1/-1 (back to the defaults)");
 	sl_reap(&p, 1);
@@ -355,10 +330,10 @@ START_TEST(test_proc_sched_effective)
 	pid_t p = sleeper();
 
 	ck_assert_int_eq(set_clamps(p, CLAMPS, 111, 777), 0);
-	ck_assert_msg(proc_sched(p, "effective uclamp.min") == 111 &&
-		      proc_sched(p, "effective uclamp.max") == 777,
+	ck_assert_msg(sl_proc_sched(p, "effective uclamp.min") == 111 &&
+		      sl_proc_sched(p, "effective uclamp.max") == 777,
 		      "/proc/%d/sched: effective uclamp.min %ld .max %ld, expected 111 777", p,
-		      proc_sched(p, "effective uclamp.min"), proc_sched(p, "effective uclamp.max"));
+		      sl_proc_sched(p, "effective uclamp.min"), sl_proc_sched(p, "effective uclamp.max"));
 	sl_reap(&p, 1);
 }
 END_TEST

@@ -93,30 +93,6 @@ static void tree(const char *top, char a[64], char b[64], char c[64])
 	mkgroup(c);
 }
 
-static long proc_sched(pid_t pid, const char *key)
-{
-	char path[64], line[256];
-	size_t len = strlen(key);
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	f = fopen(path, "r");
-	ck_assert_msg(f, "cannot open %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, key, len) && colon &&
-		    strspn(line + len, " ") == (size_t)(colon - line - len)) {
-			sscanf(colon + 1, "%ld", &v);
-			break;
-		}
-	}
-	fclose(f);
-	ck_assert_msg(v >= 0, "no '%s' in %s", key, path);
-	return v;
-}
-
 /* A parent's max restriction reaches every descendant. */
 START_TEST(test_parent_max_propagates)
 {
@@ -273,20 +249,20 @@ START_TEST(test_task_follows_group)
 	ck_assert_int_eq(sl_spawn_sleepers(&p, 1), 0);
 	snprintf(pid, sizeof(pid), "%d", p);
 	cg_write(c, "cgroup.procs", pid);
-	ck_assert_msg(proc_sched(p, "effective uclamp.min") == 512 &&
-		      proc_sched(p, "effective uclamp.max") == 768,
+	ck_assert_msg(sl_proc_sched(p, "effective uclamp.min") == 512 &&
+		      sl_proc_sched(p, "effective uclamp.max") == 768,
 		      "task in %s (50%%/75%%): effective uclamp.min %ld .max %ld, expected 512 768",
-		      c, proc_sched(p, "effective uclamp.min"), proc_sched(p, "effective uclamp.max"));
+		      c, sl_proc_sched(p, "effective uclamp.min"), sl_proc_sched(p, "effective uclamp.max"));
 	cg_write(a, "cpu.uclamp.max", "25");
-	ck_assert_msg(proc_sched(p, "effective uclamp.min") == 256 &&
-		      proc_sched(p, "effective uclamp.max") == 256,
+	ck_assert_msg(sl_proc_sched(p, "effective uclamp.min") == 256 &&
+		      sl_proc_sched(p, "effective uclamp.max") == 256,
 		      "task in %s after %s's max 25%%: effective uclamp.min %ld .max %ld, expected 256 256",
-		      c, a, proc_sched(p, "effective uclamp.min"), proc_sched(p, "effective uclamp.max"));
+		      c, a, sl_proc_sched(p, "effective uclamp.min"), sl_proc_sched(p, "effective uclamp.max"));
 	cg_write(a, "cpu.uclamp.max", "max");
-	ck_assert_msg(proc_sched(p, "effective uclamp.min") == 512 &&
-		      proc_sched(p, "effective uclamp.max") == 768,
+	ck_assert_msg(sl_proc_sched(p, "effective uclamp.min") == 512 &&
+		      sl_proc_sched(p, "effective uclamp.max") == 768,
 		      "task in %s after %s back to max: effective uclamp.min %ld .max %ld, expected 512 768",
-		      c, a, proc_sched(p, "effective uclamp.min"), proc_sched(p, "effective uclamp.max"));
+		      c, a, sl_proc_sched(p, "effective uclamp.min"), sl_proc_sched(p, "effective uclamp.max"));
 	cg_write("", "cgroup.procs", pid);
 	sl_reap(&p, 1);
 }
