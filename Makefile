@@ -36,6 +36,7 @@ help:
 	@echo "  make grade [LAB=N]    build, boot in QEMU and score all labs (or labs 1..N)"
 	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
+	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
 	@echo "  make gradescope       build/gradescope/autograder.zip (Gradescope autograder)"
 	@echo "  make test             the kit's own test suite (starter scores 0, reference full)"
