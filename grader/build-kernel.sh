@@ -4,8 +4,8 @@
 #   build-kernel.sh SRC OBJ
 #
 # The config is arm64 tinyconfig + kconfig/*.config, merged with the
-# kernel's own merge_config.sh; it is remade only when a fragment or the
-# source's Kconfig changed.  Every option of the fragments must survive
+# kernel's own merge_config.sh; it is remade only when a fragment changed
+# (or there is no .config yet).  Every option of the fragments must survive
 # olddefconfig, or the build stops and names the ones that did not.
 # Output: OBJ/arch/arm64/boot/Image; the whole log in OBJ/build.log.
 set -euo pipefail

@@ -63,13 +63,14 @@ fi
 $GIT checkout -q -f --detach kit-starter
 $GIT clean -q -fdx
 
-# apply_patch FILE: one patch, committed; mbox (format-patch) or plain diff.
+# apply_patch FILE: one patch, committed; mbox (format-patch) or plain diff
+# (apply.sh, as for the kit's own patches).
 apply_patch() {
 	[ -s "$1" ] || return 0
 	if head -n 1 "$1" | grep -q '^From '; then
 		$GIT am -q --3way "$1" || { $GIT am --abort || true; return 1; }
 	else
-		$GIT apply --index "$1" && $GIT commit -q -m "submission: $(basename "$1")"
+		"$KIT/grader/apply.sh" --tree "$TREE" "$1"
 	fi
 }
 

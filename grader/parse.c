@@ -52,7 +52,7 @@ static const char *strip_timestamp(const char *s)
 }
 
 /* The kind of kernel splat a console line starts, or V_OK. */
-enum verdict classify_splat(const char *line)
+static enum verdict classify_splat(const char *line)
 {
 	const char *s = strip_timestamp(line);
 
