@@ -2,9 +2,9 @@
 # The placement timeline (grader/timeline.c): render the recorded-like
 # traces in selftest/timeline/ and check each SVG's structure: its lanes
 # and capacities, its run rectangles per CPU, its migrations, and where a
-# task started and ended.  One check is run on a trace that must fail it
-# (a task that never leaves the little CPU does not "move from little to
-# big"), so the checks are shown to be able to fail.
+# task went.  Each check is also run on a trace that must fail it (a task
+# that never leaves the little CPU, or goes back to one, does not "move
+# from little to big"), so the checks are shown to be able to fail.
 # recorded-starter-busy.trace is a real one: sl_trace_dump() in QEMU, lab 3's
 # busy task on the starter kernel (pinned to CPU 0, throttled there, never
 # moved).
@@ -50,8 +50,10 @@ runs() { elements "$1" | grep -c "^run .*\<cpu=$2\>"; }
 # migs SVG FROM TO: how many migrations from FROM to TO.
 migs() { elements "$1" | grep -c "^mig .*\<from=$2 to=$3\>"; }
 
-# moves_little_to_big SVG PID: the task's first run is on a CPU of the
-# smallest capacity, its last on one of the biggest, and it migrated.
+# moves_little_to_big SVG PID: the task migrated from a CPU of the smallest
+# capacity to one of the biggest, and after the last such migration it ran
+# only on the biggest.  Where it ran before does not count: a test child
+# runs wherever fork() put it until it pins itself to its start CPU.
 moves_little_to_big() {
 	elements "$1" | awk -v pid="$2" '
 		function val(k,   i, kv) {
@@ -61,17 +63,22 @@ moves_little_to_big() {
 		$1 == "lane" { cap[val("cpu")] = val("capacity") + 0
 			       if (min == "" || cap[val("cpu")] < min) min = cap[val("cpu")]
 			       if (cap[val("cpu")] > max) max = cap[val("cpu")] }
-		$1 == "run" && val("pid") == pid {
-			s = val("start-us") + 0
-			if (first == "" || s < first) { first = s; fcpu = val("cpu") }
-			if (last == "" || s > last) { last = s; lcpu = val("cpu") }
+		$1 == "run" && val("pid") == pid { n++; rt[n] = val("start-us") + 0; rc[n] = val("cpu") }
+		$1 == "mig" && val("pid") == pid && cap[val("from")] == min && cap[val("to")] == max {
+			t = val("t-us") + 0
+			if (moved == "" || t > moved) moved = t
 		}
-		$1 == "mig" && val("pid") == pid { moved++ }
 		END {
-			if (first == "") { print "no run of pid " pid > "/dev/stderr"; exit 1 }
-			if (cap[fcpu] != min) { print "first run on CPU " fcpu " (" cap[fcpu] "), not a little one" > "/dev/stderr"; exit 1 }
-			if (cap[lcpu] != max) { print "last run on CPU " lcpu " (" cap[lcpu] "), not a big one" > "/dev/stderr"; exit 1 }
-			if (!moved) { print "pid " pid " never migrated" > "/dev/stderr"; exit 1 }
+			if (!n) { print "no run of pid " pid > "/dev/stderr"; exit 1 }
+			if (moved == "") { print "pid " pid " never migrated from a little CPU to a big one" > "/dev/stderr"; exit 1 }
+			for (i = 1; i <= n; i++)
+				if (rt[i] >= moved && cap[rc[i]] != max) {
+					print "after its move at " moved " us, a run on CPU " rc[i] " (" cap[rc[i]] ")" > "/dev/stderr"
+					exit 1
+				}
+			for (i = 1; i <= n; i++)
+				if (rt[i] >= moved) after++
+			if (!after) { print "no run after the move at " moved " us" > "/dev/stderr"; exit 1 }
 		}'
 }
 
@@ -125,6 +132,22 @@ check "renders" render lab3-no-migration
 expect_eq "runs on CPU 0" "$(runs "$svg" 0)" 5
 expect_eq "no migration" "$(elements "$svg" | grep -c '^mig ')" 0
 xfail "moves from little to big" moves_little_to_big "$svg" 139
+
+echo "timeline: lab3-forked-on-big (fork() put it on a big CPU before it pinned itself to a little one)"
+svg=$OUTDIR/lab3-forked-on-big.svg
+check "renders" render lab3-forked-on-big
+expect_eq "migration 3 -> 1 (pinning)" "$(migs "$svg" 3 1)" 1
+check "moves from little to big" moves_little_to_big "$svg" 77
+
+echo "timeline: lab3-forked-on-big-stays (the same start, then never moved: the starter)"
+svg=$OUTDIR/lab3-forked-on-big-stays.svg
+check "renders" render lab3-forked-on-big-stays
+xfail "moves from little to big" moves_little_to_big "$svg" 78
+
+echo "timeline: lab3-moves-back (moved to a big CPU, then back to a little one)"
+svg=$OUTDIR/lab3-moves-back.svg
+check "renders" render lab3-moves-back
+xfail "moves from little to big" moves_little_to_big "$svg" 79
 
 echo "timeline: lab2-wakeup-placement (three tiers, two tasks)"
 svg=$OUTDIR/lab2-wakeup-placement.svg
