@@ -71,13 +71,15 @@ moves_little_to_big() {
 		END {
 			if (!n) { print "no run of pid " pid > "/dev/stderr"; exit 1 }
 			if (moved == "") { print "pid " pid " never migrated from a little CPU to a big one" > "/dev/stderr"; exit 1 }
-			for (i = 1; i <= n; i++)
-				if (rt[i] >= moved && cap[rc[i]] != max) {
+			for (i = 1; i <= n; i++) {
+				if (rt[i] < moved)
+					continue
+				if (cap[rc[i]] != max) {
 					print "after its move at " moved " us, a run on CPU " rc[i] " (" cap[rc[i]] ")" > "/dev/stderr"
 					exit 1
 				}
-			for (i = 1; i <= n; i++)
-				if (rt[i] >= moved) after++
+				after++
+			}
 			if (!after) { print "no run after the move at " moved " us" > "/dev/stderr"; exit 1 }
 		}'
 }
