@@ -68,7 +68,7 @@ $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 
 # ---- stage 4: test binaries and the initramfs -------------------------------
 # A suite binary is a folder's .c files linked with labs/lib/; NAME.tests
-# lists its tests (every tcase_add_test), which the parser expects to see.
+# lists its tests (every sl_add_test), which the parser expects to see.
 # SUITE_RULES(binary, sources)
 define SUITE_RULES
 $(1): $(2) $(wildcard labs/lib/*) $(SYSROOT)/.done
@@ -76,7 +76,7 @@ $(1): $(2) $(wildcard labs/lib/*) $(SYSROOT)/.done
 	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
 $(1).tests: $(2)
 	@mkdir -p $$(@D)
-	@sed -n 's/.*tcase_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@
+	@sed -n 's/.*sl_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@
 endef
 $(foreach n,$(LAB_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/tests/lab$(n),$(wildcard labs/$(n)-*/tests/*.c))))
 TEST_BINS := $(foreach n,$(LAB_NUMS),$(BUILD)/tests/lab$(n) $(BUILD)/tests/lab$(n).tests)
@@ -125,7 +125,7 @@ gradescope: setup
 	@grader/gradescope/pack.sh $(BUILD)/gradescope/autograder.zip
 
 test: setup initramfs tools
-	@grader/selftest/run.sh
+	@grader/selftest/run.sh $(PARTS)
 
 bench: setup initramfs tools
 	@grader/bench.sh

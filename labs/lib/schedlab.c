@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int sl_setattr(pid_t pid, struct sl_attr *attr, unsigned int flags)
@@ -115,24 +116,6 @@ long sl_rt_period_us(void)
 	return sl_read_long("/proc/sys/kernel/sched_rt_period_us");
 }
 
-/* The kernel's to_ratio(): (runtime << BW_SHIFT) / period, BW_SHIFT = 20. */
-static uint64_t to_ratio(uint64_t period, uint64_t runtime)
-{
-	return (runtime << 20) / period;
-}
-
-int sl_expected_admitted(unsigned long cap, uint64_t runtime, uint64_t period)
-{
-	long rt_runtime = sl_rt_runtime_us(), rt_period = sl_rt_period_us();
-	uint64_t limit, bw = to_ratio(period, runtime);
-
-	if (rt_runtime < 0)
-		return 1 << 30;	/* no limit */
-	limit = (to_ratio(rt_period * NSEC_PER_USEC, rt_runtime * NSEC_PER_USEC)
-		 * cap) >> 10;
-	return limit / bw;
-}
-
 int sl_spawn_sleepers(pid_t *pids, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -194,14 +177,72 @@ int sl_pin(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
 
+#define SL_MAX_TESTS 64
+
+static struct {
+	const char *name;
+	SFun setup, teardown;
+} suite_fixture;
+static const char *test_names[SL_MAX_TESTS];
+static int nr_tests;
+
+Suite *sl_suite(const char *name, SFun setup, SFun teardown)
+{
+	suite_fixture.name = name;
+	suite_fixture.setup = setup;
+	suite_fixture.teardown = teardown;
+	return suite_create(name);
+}
+
+void sl_add_tcase(Suite *s, const TTest *fn, const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	if (nr_tests == SL_MAX_TESTS) {
+		fprintf(stderr, "schedlab: more than %d tests\n", SL_MAX_TESTS);
+		exit(2);
+	}
+	if (suite_fixture.setup || suite_fixture.teardown)
+		tcase_add_checked_fixture(tc, suite_fixture.setup,
+					  suite_fixture.teardown);
+	tcase_add_test(tc, fn);
+	suite_add_tcase(s, tc);
+	test_names[nr_tests++] = name;
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/*
+ * Every test (or only CK_RUN_CASE's, as Check itself does), one at a time,
+ * each followed by its duration on the guest's monotonic clock.
+ */
 int main(void)
 {
 	SRunner *sr = srunner_create(lab_suite());
-	int failed;
+	const char *only = getenv("CK_RUN_CASE");
+	int failed = 0, ran = 0;
 
 	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_VERBOSE);
-	failed = srunner_ntests_failed(sr);
+	for (int i = 0; i < nr_tests; i++) {
+		long long t0;
+
+		if (only && *only && strcmp(only, test_names[i]))
+			continue;
+		t0 = now_us();
+		srunner_run(sr, suite_fixture.name, test_names[i], CK_VERBOSE);
+		printf("TIME %s %lld\n", test_names[i], now_us() - t0);
+		fflush(stdout);
+		failed += srunner_ntests_failed(sr);
+		ran++;
+	}
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	if (!ran)
+		fprintf(stderr, "schedlab: no test named '%s'\n", only);
+	return failed || !ran ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -3,10 +3,11 @@
  * schedlab.h - what every lab's Check suite shares.
  *
  * A lab's tests live in labs/NN-name/tests/ (every .c) and define one function,
- * lab_suite(), that returns the lab's Check suite.  main() (schedlab.c)
- * runs it in Check's fork mode and prints Check's verbose result lines,
- * which the grader reads.  Every test is registered with
- * tcase_add_test(tc, test_name) and is worth one point.
+ * lab_suite(), that returns the lab's Check suite, made with sl_suite() and
+ * sl_add_test().  main() (schedlab.c) runs it in Check's fork mode, one
+ * test at a time, and prints Check's verbose result line and the test's
+ * duration (see sl_add_test()), which the grader reads.  Every test is
+ * worth one point.
  *
  * Tests read the machine (CPU capacities, rt_runtime/rt_period) from sysfs
  * and procfs at run time; they never hard-code the topology.
@@ -76,13 +77,6 @@ long sl_rt_runtime_us(void);
 long sl_rt_period_us(void);
 
 /*
- * How many tasks of bandwidth runtime/period an admission control summing
- * capacity @cap (1024 = one full CPU) admits, with the kernel's arithmetic
- * (BW_SHIFT fixed point, 95% by default).
- */
-int sl_expected_admitted(unsigned long cap, uint64_t runtime, uint64_t period);
-
-/*
  * Children that sleep until killed.  sl_spawn_sleepers() forks @n of them;
  * sl_reap() kills and waits for every pid in @pids.
  */
@@ -95,8 +89,24 @@ void sl_reap(pid_t *pids, int n);
  */
 long sl_proc_sched(pid_t pid, const char *key);
 
-/* Pin @pid to one CPU, or to the CPUs of a bitmask. */
+/* Pin @pid to one CPU. */
 int sl_pin(pid_t pid, int cpu);
+
+/*
+ * The lab's suite: sl_suite(name, setup, teardown) makes it, and each
+ * sl_add_test(suite, test) adds one test as a Check test case of its own,
+ * named after the test, with @setup/@teardown (either may be NULL) as its
+ * checked fixture (run in the test's process, around it).  So Check's
+ * CK_RUN_CASE=<test> runs one test alone, and main() times each one:
+ *
+ *	<check's verbose result line>
+ *	TIME <test> <microseconds>
+ *
+ * Write one sl_add_test() a line: the build lists a lab's tests from them.
+ */
+#define sl_add_test(s, fn) sl_add_tcase((s), (fn), #fn)
+Suite *sl_suite(const char *name, SFun setup, SFun teardown);
+void sl_add_tcase(Suite *s, const TTest *fn, const char *name);
 
 /* The lab's Check suite; defined once in each lab's tests. */
 Suite *lab_suite(void);

@@ -294,16 +294,13 @@ static void restore_defaults(void)
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab01");
-	TCase *tc = tcase_create("admission");
+	Suite *s = sl_suite("lab01", restore_defaults, NULL);
 
-	tcase_add_checked_fixture(tc, restore_defaults, NULL);
-	tcase_add_test(tc, test_admits_capacity_sum);
-	tcase_add_test(tc, test_follows_rt_runtime);
-	tcase_add_test(tc, test_increase_refused);
-	tcase_add_test(tc, test_decrease_frees_bandwidth);
-	tcase_add_test(tc, test_partition_little);
-	tcase_add_test(tc, test_partition_big);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_admits_capacity_sum);
+	sl_add_test(s, test_follows_rt_runtime);
+	sl_add_test(s, test_increase_refused);
+	sl_add_test(s, test_decrease_frees_bandwidth);
+	sl_add_test(s, test_partition_little);
+	sl_add_test(s, test_partition_big);
 	return s;
 }

@@ -191,14 +191,12 @@ END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab02");
-	TCase *tc = tcase_create("fit");
+	Suite *s = sl_suite("lab02", NULL, NULL);
 
-	tcase_add_test(tc, test_big_task_wakes_on_big_cpu);
-	tcase_add_test(tc, test_small_task_wakes_on_slowest_cpu);
-	tcase_add_test(tc, test_medium_task_wakes_on_slowest_fitting_cpu);
-	tcase_add_test(tc, test_misfit_task_wakes_on_fastest_cpu_of_mask);
-	tcase_add_test(tc, test_placement_respects_affinity);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_big_task_wakes_on_big_cpu);
+	sl_add_test(s, test_small_task_wakes_on_slowest_cpu);
+	sl_add_test(s, test_medium_task_wakes_on_slowest_fitting_cpu);
+	sl_add_test(s, test_misfit_task_wakes_on_fastest_cpu_of_mask);
+	sl_add_test(s, test_placement_respects_affinity);
 	return s;
 }

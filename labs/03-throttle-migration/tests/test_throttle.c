@@ -171,11 +171,9 @@ END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab03");
-	TCase *tc = tcase_create("throttle");
+	Suite *s = sl_suite("lab03", NULL, NULL);
 
-	tcase_add_test(tc, test_busy_task_moves_at_first_throttle);
-	tcase_add_test(tc, test_bandwidth_moves_with_the_task);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_busy_task_moves_at_first_throttle);
+	sl_add_test(s, test_bandwidth_moves_with_the_task);
 	return s;
 }

@@ -587,17 +587,15 @@ END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab04");
-	TCase *tc = tcase_create("buckets");
+	Suite *s = sl_suite("lab04", NULL, NULL);
 
-	tcase_add_test(tc, test_enqueue_refcounts);
-	tcase_add_test(tc, test_sleep_dequeues);
-	tcase_add_test(tc, test_exit_dequeues);
-	tcase_add_test(tc, test_max_aggregation_buckets);
-	tcase_add_test(tc, test_same_bucket_value);
-	tcase_add_test(tc, test_idle_resets_max);
-	tcase_add_test(tc, test_buckets_count);
-	tcase_add_test(tc, test_storm_no_leak);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_enqueue_refcounts);
+	sl_add_test(s, test_sleep_dequeues);
+	sl_add_test(s, test_exit_dequeues);
+	sl_add_test(s, test_max_aggregation_buckets);
+	sl_add_test(s, test_same_bucket_value);
+	sl_add_test(s, test_idle_resets_max);
+	sl_add_test(s, test_buckets_count);
+	sl_add_test(s, test_storm_no_leak);
 	return s;
 }

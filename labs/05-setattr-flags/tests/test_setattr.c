@@ -340,22 +340,20 @@ END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab05");
-	TCase *tc = tcase_create("setattr");
+	Suite *s = sl_suite("lab05", NULL, NULL);
 
-	tcase_add_test(tc, test_clamps_keep_all);
-	tcase_add_test(tc, test_clamps_with_policy);
-	tcase_add_test(tc, test_keep_policy_rt);
-	tcase_add_test(tc, test_keep_params_nice);
-	tcase_add_test(tc, test_einval_min_gt_max);
-	tcase_add_test(tc, test_einval_above_scale);
-	tcase_add_test(tc, test_einval_ver0_size);
-	tcase_add_test(tc, test_einval_unknown_flag);
-	tcase_add_test(tc, test_getattr_round_trip);
-	tcase_add_test(tc, test_rt_default_min);
-	tcase_add_test(tc, test_user_defined_survives);
-	tcase_add_test(tc, test_rt_fork);
-	tcase_add_test(tc, test_proc_sched_effective);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_clamps_keep_all);
+	sl_add_test(s, test_clamps_with_policy);
+	sl_add_test(s, test_keep_policy_rt);
+	sl_add_test(s, test_keep_params_nice);
+	sl_add_test(s, test_einval_min_gt_max);
+	sl_add_test(s, test_einval_above_scale);
+	sl_add_test(s, test_einval_ver0_size);
+	sl_add_test(s, test_einval_unknown_flag);
+	sl_add_test(s, test_getattr_round_trip);
+	sl_add_test(s, test_rt_default_min);
+	sl_add_test(s, test_user_defined_survives);
+	sl_add_test(s, test_rt_fork);
+	sl_add_test(s, test_proc_sched_effective);
 	return s;
 }

@@ -270,17 +270,15 @@ END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab06");
-	TCase *tc = tcase_create("effective");
+	Suite *s = sl_suite("lab06", NULL, NULL);
 
-	tcase_add_test(tc, test_parent_max_propagates);
-	tcase_add_test(tc, test_sibling_subtrees);
-	tcase_add_test(tc, test_parent_min_propagates);
-	tcase_add_test(tc, test_child_write_capped);
-	tcase_add_test(tc, test_relax_restores);
-	tcase_add_test(tc, test_min_capped_by_max);
-	tcase_add_test(tc, test_percent_format);
-	tcase_add_test(tc, test_task_follows_group);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_parent_max_propagates);
+	sl_add_test(s, test_sibling_subtrees);
+	sl_add_test(s, test_parent_min_propagates);
+	sl_add_test(s, test_child_write_capped);
+	sl_add_test(s, test_relax_restores);
+	sl_add_test(s, test_min_capped_by_max);
+	sl_add_test(s, test_percent_format);
+	sl_add_test(s, test_task_follows_group);
 	return s;
 }

@@ -34,10 +34,8 @@ END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = suite_create("lab01-hidden");
-	TCase *tc = tcase_create("hidden");
+	Suite *s = sl_suite("lab01-hidden", NULL, NULL);
 
-	tcase_add_test(tc, test_hidden_admits_30_of_100);
-	suite_add_tcase(s, tc);
+	sl_add_test(s, test_hidden_admits_30_of_100);
 	return s;
 }

@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# Part of make test (run.sh): known-wrong variants of the reference patches
+# (mutants/NN-*): each must build, boot and cost its lab at least one test.
+
+stage "mutants of the reference patches"
+killed=0 total=0
+for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
+	[ -e "$m" ] || continue
+	name=$(basename "$m" .patch)
+	lab=${name%%-*}
+	sub=$SELF/mutants/$name
+	mkdir -p "$sub"
+	cp "$KIT"/reference-patches/*.patch "$sub/"
+	cp "$m" "$sub/zz-mutant.patch"
+	"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/mutants-out/$name" \
+		--labs "$lab" >"$SELF/mutants-out.$name.log" 2>&1
+	r=$SELF/mutants-out/$name/lab$lab.result
+	total=$((total + 1))
+	verdict=$(field verdict "$r" 2>/dev/null)
+	lost=$(awk -F'\t' '$1 == "test" && $3 == "fail" {n++} END {print n + 0}' "$r" 2>/dev/null)
+	# Killed: the mutant built and booted, and its lab lost points (to
+	# its tests, or to the kernel splat the mistake caused).
+	case $verdict in no-apply | no-build | rejected | "") lost=0 ;; esac
+	if [ "$lost" -gt 0 ]; then
+		killed=$((killed + 1))
+		st_ok
+		note=
+		[ "$verdict" = ok ] || note="; verdict: $verdict"
+		echo "  killed    $name ($lost test(s) failed$note)"
+	else
+		st_ko "mutant $name survived (verdict ${verdict:-none}, $lost failing tests)"
+	fi
+done
+echo "  mutants killed: $killed/$total"
