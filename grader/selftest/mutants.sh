@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # Part of make test (run.sh): known-wrong variants of the reference patches
 # (mutants/NN-*): each must build, boot and cost its lab at least one test.
+# A mutant's header (the text before its first "diff --git") says what it
+# gets wrong and, on a line "Killed-by: NAME...", the tests that must fail
+# on it (or "Killed-by: verdict:WORD" for a kernel splat); each must.
 
 stage "mutants of the reference patches"
 killed=0 total=0
@@ -21,12 +24,21 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	# Killed: the mutant built and booted, and its lab lost points (to
 	# its tests, or to the kernel splat the mistake caused).
 	case $verdict in no-apply | no-build | rejected | "") lost=0 ;; esac
-	if [ "$lost" -gt 0 ]; then
+	want=$(sed -n '/^diff --git/q; s/^Killed-by: *//p' "$m")
+	[ -n "$want" ] || st_ko "mutant $name: its header names no test (Killed-by:)"
+	missed=
+	for t in $want; do
+		case $t in
+		verdict:*) [ "$verdict" = "${t#verdict:}" ] || missed="$missed $t" ;;
+		*) [ "$verdict" = ok ] && grep -q "^test	$t	fail	" "$r" || missed="$missed $t" ;;
+		esac
+	done
+	if [ "$lost" -gt 0 ] && [ -z "$missed" ]; then
 		killed=$((killed + 1))
-		st_ok
-		note=
-		[ "$verdict" = ok ] || note="; verdict: $verdict"
-		echo "  killed    $name ($lost test(s) failed$note)"
+		st_ok "mutant $name"
+		echo "  killed    $name by $want ($lost test(s) failed, verdict $verdict)"
+	elif [ "$lost" -gt 0 ]; then
+		st_ko "mutant $name: killed, but not by$missed (verdict $verdict)"
 	else
 		st_ko "mutant $name survived (verdict ${verdict:-none}, $lost failing tests)"
 	fi
