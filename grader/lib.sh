@@ -18,7 +18,7 @@ die_log() {
 
 # qemu_machine_args NCPUS: the guest machine, the same for dumpdtb and boot.
 qemu_machine_args() {
-	echo "-machine virt -cpu cortex-a53 -smp $1 -m 256 -nographic -no-reboot"
+	echo "-machine virt -cpu cortex-a53 -smp $1 -m 256 -nographic -no-reboot -nic none"
 }
 
 # lab_dir NN: the folder of lab NN.
