@@ -5,6 +5,7 @@
 #   KSRC   the student's kernel tree           (default: $(BUILD)/linux)
 #   OBJ    its out-of-tree build folder        (default: $(BUILD)/obj)
 #   LAB    one lab (or several: LAB="1 2")     (default: all)
+#   TEST   one test of those labs, alone         (default: every test)
 
 BUILD ?= $(CURDIR)/build
 KSRC ?= $(BUILD)/linux
@@ -33,7 +34,8 @@ help:
 	@echo
 	@echo "  make setup            install what is missing, set up the kernel tree ($(KSRC))"
 	@echo "  make build            build the kernel of that tree (log: $(OBJ)/build.log)"
-	@echo "  make grade [LAB=N]    build, boot in QEMU and score all labs (or labs 1..N)"
+	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
+	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
 	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
@@ -103,20 +105,18 @@ export INITRAMFS
 initramfs: $(INITRAMFS)
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
-# LAB=N grades labs 1..N: a later change that breaks an earlier lab shows.
-MAXLAB := $(lastword $(sort $(LABS)))
-GRADE_LABS := $(if $(LAB),$(foreach n,$(LAB_NUMS),$(if $(filter $(MAXLAB),$(lastword $(sort $(n) $(MAXLAB)))),$(n))),$(LAB_NUMS))
-
+# Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
 grade: setup initramfs tools
 ifdef SUBMISSION
-	@grader/grade-submission.sh --submission $(SUBMISSION) --out $(OUT) --labs "$(GRADE_LABS)" $(if $(BRANCH),--branch $(BRANCH))
+	@grader/grade-submission.sh --submission $(SUBMISSION) --out $(OUT) --labs "$(LABS)" $(if $(BRANCH),--branch $(BRANCH))
 else
-	@grader/grade.sh --src $(KSRC) --obj $(OBJ) --out $(OUT) --labs "$(GRADE_LABS)"
+	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
+		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)")
 endif
 
 grade-all: setup initramfs tools
 	@[ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
-	@grader/grade-all.sh --submissions $(SUBMISSIONS) --out $(OUT)/batch --labs "$(GRADE_LABS)" $(if $(J),-j $(J))
+	@grader/grade-all.sh --submissions $(SUBMISSIONS) --out $(OUT)/batch --labs "$(LABS)" $(if $(J),-j $(J))
 
 reference: setup
 	@grader/reference.sh $(LABS)

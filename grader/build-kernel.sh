@@ -8,6 +8,9 @@
 # (or there is no .config yet).  Every option of the fragments must survive
 # olddefconfig, or the build stops and names the ones that did not.
 # Output: OBJ/arch/arm64/boot/Image; the whole log in OBJ/build.log.
+# Exit status: 0 built, 1 the kernel does not build (the compiler's errors
+# in OBJ/build-errors.txt), 2 it could not be configured (the kit's or this
+# machine's fault: the tree's own Kconfig is not the student's to change).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,7 +24,7 @@ KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch6
 if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
 	KMAKE+=(CC="ccache aarch64-linux-gnu-gcc")
 fi
-FRAGMENTS=("$KIT"/kconfig/*.config ${EXTRA_KCONFIG:-})
+FRAGMENTS=("$KIT"/kconfig/*.config)
 
 : >"$LOG"
 stamp=$(cat "${FRAGMENTS[@]}" | md5sum | cut -d' ' -f1)
@@ -33,7 +36,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 		(cd "$OBJ" && ARCH=arm64 "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
 			"$OBJ/.config" "${FRAGMENTS[@]}") &&
 		"${KMAKE[@]}" olddefconfig
-	} >>"$LOG" 2>&1 || die_log "$LOG" "kernel configuration failed"
+	} >>"$LOG" 2>&1 || DIE_STATUS=2 die_log "$LOG" "kernel configuration failed"
 	lost=$(cat "${FRAGMENTS[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' |
 		while IFS='=' read -r opt val; do
 			got=$(sed -n "s/^$opt=\(.*\)/\1/p" "$OBJ/.config")
@@ -42,8 +45,8 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 		done)
 	if [ -n "$lost" ]; then
 		rm -f "$OBJ/.config.schedlab"
-		die "these config options did not survive olddefconfig:
-$lost"
+		printf 'error: these config options did not survive olddefconfig:\n%s\n' "$lost" >&2
+		exit 2
 	fi
 	echo "$stamp" >"$OBJ/.config.schedlab"
 fi
