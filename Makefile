@@ -18,12 +18,16 @@ SHELL := /bin/bash
 # A lab is a folder with a lab.conf (one being written has none yet).
 LAB_DIRS := $(sort $(patsubst %/lab.conf,%,$(wildcard labs/[0-9][0-9]-*/lab.conf)))
 LAB_NUMS := $(foreach d,$(LAB_DIRS),$(firstword $(subst -, ,$(notdir $(d)))))
-LABS := $(if $(LAB),$(foreach n,$(LAB),$(shell printf %02d $$((10#$(n))))),$(LAB_NUMS))
+LABS := $(sort $(if $(LAB),$(foreach n,$(LAB),$(shell printf %02d $$((10#$(n))))),$(LAB_NUMS)))
 
 SYSROOT := $(BUILD)/sysroot
 CROSS_CC := aarch64-linux-gnu-gcc
-TEST_CFLAGS := -O2 -Wall -Wextra -Wno-unused-parameter -static -Ilabs/lib \
-	-I$(SYSROOT)/usr/include
+# Only arm64 headers: the compiler's own, the arm64 C library's
+# (libc6-dev-arm64-cross) and the sysroot's (check).  Without -nostdinc the
+# cross compiler also searches the host's /usr/include.
+TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -static -nostdinc \
+	-isystem $(shell $(CROSS_CC) -print-file-name=include) \
+	-isystem /usr/aarch64-linux-gnu/include -I$(SYSROOT)/usr/include -Ilabs/lib
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
@@ -48,11 +52,16 @@ help:
 	@echo "  Your work is 'git -C $(KSRC) diff starter'.  Results: $(OUT)/"
 
 # ---- stage 0-1: machine and tree --------------------------------------------
-setup: $(SYSROOT)/.done
+setup: $(BUILD)/host.ok
 	@grader/prepare-tree.sh
 
-$(SYSROOT)/.done: grader/setup-host.sh
+$(BUILD)/host.ok: grader/setup-host.sh grader/setup-check.c
 	@grader/setup-host.sh
+
+# The program setup-host.sh builds to prove the cross compiler works.
+$(BUILD)/setup-check/check-program: grader/setup-check.c
+	@mkdir -p $(@D)
+	@$(CROSS_CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
 
 # ---- stage 3: kernel ----------------------------------------------------------
 build: setup
@@ -73,7 +82,7 @@ $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 # lists its tests (every sl_add_test), which the parser expects to see.
 # SUITE_RULES(binary, sources)
 define SUITE_RULES
-$(1): $(2) $(wildcard labs/lib/*) $(SYSROOT)/.done
+$(1): $(2) $(wildcard labs/lib/*) $(BUILD)/host.ok
 	@mkdir -p $$(@D)
 	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
 $(1).tests: $(2)
