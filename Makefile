@@ -78,13 +78,20 @@ $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c
 
 # ---- stage 4: test binaries and the initramfs -------------------------------
+# The guest's init (initramfs/init.c); test binaries and it are stripped:
+# the kernel unpacks every byte of the archive at each boot.
+INIT := $(BUILD)/initramfs/init
+$(INIT): initramfs/init.c $(BUILD)/host.ok
+	@mkdir -p $(@D)
+	@$(CROSS_CC) $(TEST_CFLAGS) -s -o $@ $<
+
 # A suite binary is a folder's .c files linked with labs/lib/; NAME.tests
 # lists its tests (every sl_add_test), which the parser expects to see.
 # SUITE_RULES(binary, sources)
 define SUITE_RULES
 $(1): $(2) $(wildcard labs/lib/*) $(BUILD)/host.ok
 	@mkdir -p $$(@D)
-	@$(CROSS_CC) $$(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
+	@$(CROSS_CC) $$(TEST_CFLAGS) -s -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
 $(1).tests: $(2)
 	@mkdir -p $$(@D)
 	@sed -n 's/.*sl_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@
@@ -101,14 +108,14 @@ HIDDEN_NUMS := $(filter $(LAB_NUMS),$(notdir $(wildcard $(HIDDEN_TESTS)/[0-9][0-
 $(foreach n,$(HIDDEN_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/hidden/hidden$(n),$(wildcard $(HIDDEN_TESTS)/$(n)/*.c))))
 HIDDEN_BINS := $(foreach n,$(HIDDEN_NUMS),$(BUILD)/hidden/hidden$(n) $(BUILD)/hidden/hidden$(n).tests)
 INITRAMFS := $(BUILD)/initramfs-hidden.cpio
-$(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) initramfs/init initramfs/build.sh
+$(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) $(INIT) initramfs/build.sh
 	@rm -f $(filter-out $(HIDDEN_BINS),$(wildcard $(BUILD)/hidden/hidden*))
-	@initramfs/build.sh base $@ $(BUILD)/tests $(BUILD)/hidden
+	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests $(BUILD)/hidden
 export HIDDEN_DIR := $(BUILD)/hidden
 else
 INITRAMFS := $(BUILD)/initramfs.cpio
-$(INITRAMFS): $(TEST_BINS) initramfs/init initramfs/build.sh
-	@initramfs/build.sh base $@ $(BUILD)/tests
+$(INITRAMFS): $(TEST_BINS) $(INIT) initramfs/build.sh
+	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests
 endif
 export INITRAMFS
 initramfs: $(INITRAMFS)
