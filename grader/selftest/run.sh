@@ -8,6 +8,7 @@
 # so only what changed is rebuilt.
 #
 #   unit        the grader's tools on recorded logs and traces (no QEMU)
+#   boot        boot.exp and grade.sh on guests that misbehave on purpose
 #   class       the starter scores 0 and the reference full marks, every lab
 #   hidden      an instructor's hidden tests, reported apart
 #   gradescope  run_autograder on a fake /autograder root
@@ -20,7 +21,7 @@ STAGE=selftest
 
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
-PARTS=${*:-unit class hidden gradescope broken mutants}
+PARTS=${*:-unit boot class hidden gradescope broken mutants}
 field() { awk -F'\t' -v k="$1" '$1 == k {print $2}' "$2"; }
 
 # expect_tests RESULT pass|fail WHAT: every test of the lab is WHAT, and the
