@@ -18,7 +18,10 @@
 # Exit status: 0 every test passed, 1 a test failed or a lab did not run
 # cleanly, 2 the grader itself failed (nothing is scored then).
 #
-# BOOT_TIMEOUT=s overrides every lab's TIMEOUT (the self-tests' hang case).
+# Environment: BOOT_TIMEOUT=s overrides every lab's TIMEOUT (the self-tests'
+# hang case); INITRAMFS is the archive of the init and the test binaries
+# (default $BUILD/initramfs.cpio), HIDDEN_DIR the instructor's hidden test
+# binaries in it (both set by the Makefile with HIDDEN_TESTS=).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
