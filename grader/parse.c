@@ -285,12 +285,16 @@ static void read_console(const char *path, const char *cmark,
  * the first splat @first on (what caused the worst one, often: an oops
  * before the panic it turns into) and from @worst on.
  */
-static void excerpt_from(const char *path, int first, int worst)
+static void excerpt_from(const char *path, const char *cmark, int first,
+			 int worst)
 {
 	char line[4096];
 	FILE *f = open_log(path);
 
 	for (int n = 0; fgets(line, sizeof(line), f); n++) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (section_line(line, cmark))
+			continue;
 		if (n == worst)
 			clean_copy(res.detail, strip_timestamp(line), sizeof(res.detail));
 		if ((n >= first && n < first + EXCERPT_AFTER) ||
@@ -315,10 +319,10 @@ static int judge_boot(const char *console, const char *results,
 	read_console(console, cmark, &cv);
 	if (cv.in != V_OK) {
 		res.verdict = cv.in;
-		excerpt_from(console, cv.in_first, cv.in_line);
+		excerpt_from(console, cmark, cv.in_first, cv.in_line);
 	} else if (alone && cv.any != V_OK) {
 		res.verdict = cv.any;
-		excerpt_from(console, cv.first_splat, cv.any_line);
+		excerpt_from(console, cmark, cv.first_splat, cv.any_line);
 	} else if (!alone && (cv.begin < 0 ||
 			      (cv.first_splat >= 0 && cv.begin > cv.first_splat))) {
 		return 3;
