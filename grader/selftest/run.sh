@@ -8,6 +8,7 @@
 # so only what changed is rebuilt.
 #
 #   unit        the grader's tools on recorded logs and traces (no QEMU)
+#   texts       lab READMEs: one shape, real names, no "seeds"
 #   boot        boot.exp and grade.sh on guests that misbehave on purpose
 #   class       the starter scores 0 and the reference full marks, every lab
 #   hidden      an instructor's hidden tests, reported apart
@@ -21,7 +22,7 @@ STAGE=selftest
 
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
-PARTS=${*:-unit boot class hidden gradescope broken mutants}
+PARTS=${*:-unit texts boot class hidden gradescope broken mutants}
 field() { awk -F'\t' -v k="$1" '$1 == k {print $2}' "$2"; }
 
 # expect_tests RESULT pass|fail WHAT: every test of the lab is WHAT, and the
