@@ -45,8 +45,10 @@ help:
 	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
 	@echo "  make gradescope       build/gradescope/autograder.zip (Gradescope autograder)"
-	@echo "  make test             the kit's own test suite (starter scores 0, reference full)"
-	@echo "  make bench            time a cold setup+build+grade, a regrade and a boot"
+	@echo "  make test [PARTS=..]  the kit's own test suite (starter scores 0, reference full,"
+	@echo "                        every mutant killed; parts: grader/selftest/run.sh)"
+	@echo "  make bench [RUNS=3] [FLAKE=n]  what grading costs, beside the bare make Image;"
+	@echo "                        FLAKE=n also grades the reference n times in a row"
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
 	@echo
 	@echo "  Your work is 'git -C $(KSRC) diff starter'.  Results: $(OUT)/"
@@ -144,7 +146,8 @@ test: setup initramfs tools
 	@grader/selftest/run.sh $(PARTS)
 
 bench: setup initramfs tools
-	@grader/bench.sh
+	@FLAKE="$(FLAKE)" grader/bench.sh $(RUNS)
 
 clean:
-	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/grader $(BUILD)/initramfs.cpio $(OUT) $(BUILD)/dtb
+	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader $(BUILD)/initramfs \
+		$(BUILD)/initramfs*.cpio $(OUT) $(BUILD)/dtb
