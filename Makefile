@@ -6,6 +6,7 @@
 #   OBJ    its out-of-tree build folder        (default: $(BUILD)/obj)
 #   LAB    one lab (or several: LAB="1 2")     (default: all)
 #   TEST   one test of those labs, alone         (default: every test)
+#   DURATIONS  make grade also lists the N slowest tests (0: all timed ones)
 
 BUILD ?= $(CURDIR)/build
 KSRC ?= $(BUILD)/linux
@@ -40,6 +41,7 @@ help:
 	@echo "  make build            build the kernel of that tree (log: $(OBJ)/build.log)"
 	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
 	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
+	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
 	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
@@ -69,12 +71,9 @@ $(BUILD)/setup-check/check-program: grader/setup-check.c
 build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
-# ---- host tools: the parser and the report writer ---------------------------
+# ---- host tools: the parser, the report writer, the timeline renderer -------
 TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline
 tools: $(TOOLS)
-$(BUILD)/grader/timeline: grader/timeline.c
-	@mkdir -p $(@D)
-	@gcc $(HOST_CFLAGS) -o $@ $<
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c

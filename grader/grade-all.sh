@@ -85,6 +85,7 @@ done
 for p in "${pids[@]}"; do wait "$p" || true; done
 
 # The gradebook: a row a student, a score a lab, the worst verdict.
-names=()
-for e in "${entries[@]}"; do names+=("$(student_name "$e")"); done
-"$KIT/grader/gradebook.sh" "$OUT" "$LABS" "${names[@]}"
+dirs=()
+for e in "${entries[@]}"; do dirs+=("$OUT/$(student_name "$e")"); done
+"$BUILD/grader/report" --gradebook-csv "$OUT/gradebook.csv" --gradebook-json "$OUT/gradebook.json" \
+	--labs "$LABS" -- "${dirs[@]}" || [ $? = 1 ]

@@ -111,7 +111,8 @@ if [ -n "$VERDICT" ]; then
 	for lab in $LABS; do
 		for sec in $(sections "$lab"); do
 			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
-				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result"
+				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result" ||
+				[ $? = 1 ]
 		done
 	done
 fi
@@ -162,17 +163,18 @@ boot_labs() {
 				--console "$log.console.log" --results "$log.results.log" \
 				${alone:+--alone} >"$OUT/lab$sec.result" || ps=$?
 			case $ps in
-			0) ;;
-			3) rm -f "$OUT/lab$sec.result"
+			0 | 1) ;;
+			3) rm -f "$OUT/lab$sec.result" "$OUT/lab$sec".*.trace "$OUT/lab$sec".*.svg
 			   [[ " ${RETRY[*]} " == *" $lab "* ]] || RETRY+=("$lab") ;;
 			*) grader_error "the console of boot $nboot could not be parsed" ;;
 			esac
 		done
 	done
-	# The placement timelines the tests traced (labs/lib/trace.h).
+	# The placement timelines the tests traced (labs/lib/trace.h): parse
+	# wrote the traces, the report links the SVGs that were drawn.
 	for t in "$OUT"/lab*.trace; do
 		[ -e "$t" ] && [ ! -e "${t%.trace}.svg" ] || continue
-		"$TOOLS/timeline" "$t" "${t%.trace}.svg" 2>/dev/null || rm -f "${t%.trace}.svg"
+		"$TOOLS/timeline" "$t" "${t%.trace}.svg" || stage "no timeline drawn from $t"
 	done
 }
 
@@ -205,7 +207,7 @@ for lab in $LABS; do
 done
 status=0
 "$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} --json "$OUT/results.json" \
-	--junit "$OUT/junit.xml" "${results[@]}" || status=$?
+	--junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} "${results[@]}" || status=$?
 [ $status -le 1 ] || grader_error "the report could not be written"
 echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/boot*.console.log"
 exit $status

@@ -10,15 +10,18 @@
  *	a lab that never booted (V is no-apply, no-build or rejected); the
  *	tail of LOG, if given, becomes the excerpt.
  *
- * The result goes to standard output in the format of results.h.
+ * The result goes to standard output in the format of results.h; the exit
+ * status is results.h's (0: every test passed on a clean run).
  *
  * A boot leaves two logs.  RESULTS is the tests' own channel (a virtio
- * console the kernel's printk never writes to): only its lines that begin
- * with this run's marker M count, between "M BEGIN S" and "M END S".
- * CONSOLE is the kernel's console: it is only searched for panics, oopses,
- * BUGs and WARNINGs, and for the init's section lines ("schedlab: C begin
- * S", "... end S"), which tell which section a splat happened in.  One
- * boot may run several sections, one after the other:
+ * console the kernel's printk never writes to): only what follows this
+ * run's marker M on a line counts, between "M BEGIN S" and "M END S": the
+ * tests' result lines and "TIME NAME USEC" after each test (a test that
+ * reports twice is a verdict of its own, duplicate).  CONSOLE is the
+ * kernel's console: it is only searched for panics, oopses, BUGs and
+ * WARNINGs, and for the init's section lines ("schedlab: C begin S", "...
+ * end S"), which tell which section a splat happened in.  One boot may
+ * run several sections, one after the other:
  *
  *   - a splat inside S's section is S's verdict (the lab scores 0);
  *   - a section that ran to its end before the boot's first splat keeps
@@ -27,13 +30,18 @@
  *     interrupted: parse writes nothing and exits 3, and the grader boots
  *     that lab again on its own (--alone), where every splat is its own.
  *
+ * Each log line is cleaned before it is read (results.h: valid UTF-8, no
+ * escape sequences or control characters); on the console a CR starts a
+ * new line, as it does on a terminal.
+ *
  * With --traces PREFIX, the placement traces a test printed ("TRACE NAME
  * ...", see labs/lib/trace.h) go to PREFIX.NAME.trace, one file a known
- * test, at most MAX_TRACE_LINES lines each, and the result names
- * PREFIX.NAME.svg as the test's timeline (grade.sh draws it).
+ * test, at most MAX_TRACE_LINES lines each, and the result names that
+ * file (the timeline renderer draws PREFIX.NAME.svg from it).
  */
 #include "results.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,13 +51,14 @@
 
 static const char *trace_prefix;
 static int trace_lines[MAX_TESTS];
+static int nr_results[MAX_TESTS];	/* result lines seen, per test */
 
 static struct lab_result res;
 
 static void die(const char *msg)
 {
 	fprintf(stderr, "parse: %s\n", msg);
-	exit(2);
+	exit(EXIT_TOOL_ERROR);
 }
 
 /* "[    1.234567] text" -> "text" */
@@ -105,6 +114,7 @@ static void read_test_list(const char *path)
 			continue;
 		clean_copy(t->name, line, sizeof(t->name));
 		t->max_points = 1;
+		t->duration_us = -1;
 		snprintf(t->message, sizeof(t->message), NO_RESULT);
 		res.nr_tests++;
 	}
@@ -134,6 +144,8 @@ static int parse_check_line(const char *s)
 	t = find_test(name);
 	if (!t)
 		return 0;
+	if (nr_results[t - res.tests]++)
+		return 1;	/* a duplicate: the section's verdict says so */
 	t->passed = f[2][0] == 'P';
 	const char *msg = strchr(f[5], ':');
 
@@ -165,13 +177,60 @@ static void save_trace_line(const char *s)
 		return;
 	fprintf(f, "%s\n", s);
 	fclose(f);
-	snprintf(t->timeline, sizeof(t->timeline), "%s.%s.svg", trace_prefix, name);
+	snprintf(t->trace, sizeof(t->trace), "%s.%s.trace", trace_prefix, name);
+}
+
+/* "TIME NAME USEC": how long NAME took. */
+static void save_time(const char *s)
+{
+	char name[128], *end;
+	struct test_result *t;
+	long long us;
+	int at;
+
+	if (sscanf(s, "TIME %127s %n", name, &at) != 1 || !(t = find_test(name)))
+		return;
+	errno = 0;
+	us = strtoll(s + at, &end, 10);
+	if (end != s + at && !*end && !errno && us >= 0)
+		t->duration_us = us;
 }
 
 static void add_excerpt(const char *line)
 {
 	if (res.nr_excerpt < MAX_EXCERPT)
 		clean_copy(res.excerpt[res.nr_excerpt++], line, LINE_MAX_LEN);
+}
+
+/*
+ * One line of a log into @buf (size @n), NUL bytes read as spaces, the
+ * rest of an overlong line dropped; it ends at a newline, or with @cr_ends
+ * at a CR too (after which a terminal shows the line anew), and empty
+ * lines are skipped.  Returns 0 at the end of the file.
+ */
+static int read_line(FILE *f, char *buf, size_t n, int cr_ends)
+{
+	size_t i;
+	int c;
+
+	do {
+		for (i = 0; (c = getc(f)) != EOF && c != '\n' && !(cr_ends && c == '\r');)
+			if (i + 1 < n)
+				buf[i++] = c ? c : ' ';
+		buf[i] = '\0';
+	} while (c != EOF && i == 0);
+	return i > 0;
+}
+
+/* Where this run's @mark, followed by a space, begins in @line; or NULL. */
+static const char *find_mark(const char *line, const char *mark)
+{
+	size_t len = strlen(mark);
+
+	for (const char *p = line; (p = strstr(p, mark)); p++)
+		if (p[len] == ' ')
+			return p;
+	return NULL;
 }
 
 static FILE *open_log(const char *path)
@@ -184,34 +243,41 @@ static FILE *open_log(const char *path)
 }
 
 /*
- * The results channel: S's test results and traces, between "M BEGIN S"
- * and "M END S".  Sets *began and *ended.
+ * The results channel: S's test results, durations and traces, between
+ * "M BEGIN S" and "M END S".  Sets *began and *ended; returns the index
+ * of a test that reported more than one result, or -1.
  */
-static void read_results(const char *path, const char *mark, int *began,
-			 int *ended)
+static int read_results(const char *path, const char *mark, int *began,
+			int *ended)
 {
-	char line[4096];
-	size_t marklen = strlen(mark);
+	char raw[4096], s[4096];
+	const char *m;
 	int ours = 0;
 	FILE *f = open_log(path);
 
 	*began = *ended = 0;
-	while (fgets(line, sizeof(line), f)) {
-		const char *s = line + marklen + 1;
-
-		line[strcspn(line, "\r\n")] = '\0';
-		if (strncmp(line, mark, marklen) || line[marklen] != ' ')
+	while (read_line(f, raw, sizeof(raw), 0)) {
+		/* What the tests printed follows the mark (a CR in it is a space). */
+		m = find_mark(raw, mark);
+		if (!m)
 			continue;
+		clean_copy(s, m + strlen(mark) + 1, sizeof(s));
 		if (!strncmp(s, "BEGIN ", 6))
 			ours = !strcmp(s + 6, res.lab), *began |= ours;
 		else if (!strncmp(s, "END ", 4) && ours)
 			ours = 0, *ended = 1;
 		else if (ours && !strncmp(s, "TRACE ", 6))
 			save_trace_line(s);
+		else if (ours && !strncmp(s, "TIME ", 5))
+			save_time(s);
 		else if (ours)
 			parse_check_line(s);
 	}
 	fclose(f);
+	for (int i = 0; i < res.nr_tests; i++)
+		if (nr_results[i] > 1)
+			return i;
+	return -1;
 }
 
 /* What the console showed about section S. */
@@ -244,16 +310,17 @@ static int result_like(const char *line)
 static void read_console(const char *path, const char *cmark,
 			 struct console_view *cv)
 {
-	char line[4096];
+	char raw[4096], line[4096];
 	int n = 0, ours = 0;
 	FILE *f = open_log(path);
 
 	*cv = (struct console_view){ .begin = -1, .end = -1, .first_splat = -1 };
-	for (; fgets(line, sizeof(line), f); n++) {
-		const char *sec = section_line(line, cmark);
+	for (; read_line(f, raw, sizeof(raw), 1); n++) {
+		const char *sec;
 		enum verdict v;
 
-		line[strcspn(line, "\r\n")] = '\0';
+		clean_copy(line, raw, sizeof(line));
+		sec = section_line(line, cmark);
 		if (sec) {
 			if (!strncmp(sec, "begin ", 6) && !strcmp(sec + 6, res.lab))
 				ours = 1, cv->begin = n;
@@ -288,11 +355,11 @@ static void read_console(const char *path, const char *cmark,
 static void excerpt_from(const char *path, const char *cmark, int first,
 			 int worst)
 {
-	char line[4096];
+	char raw[4096], line[4096];
 	FILE *f = open_log(path);
 
-	for (int n = 0; fgets(line, sizeof(line), f); n++) {
-		line[strcspn(line, "\r\n")] = '\0';
+	for (int n = 0; read_line(f, raw, sizeof(raw), 1); n++) {
+		clean_copy(line, raw, sizeof(line));
 		if (section_line(line, cmark))
 			continue;
 		if (n == worst)
@@ -306,16 +373,16 @@ static void excerpt_from(const char *path, const char *cmark, int first,
 
 /*
  * S's verdict from both logs and boot.exp's status (see boot.exp);
- * returns 0, or 3 when S was interrupted by an earlier section's trouble
- * (and must be graded again, alone).
+ * returns 0, or EXIT_RETRY_ALONE when S was interrupted by an earlier
+ * section's trouble (and must be graded again, alone).
  */
 static int judge_boot(const char *console, const char *results,
 		      const char *mark, const char *cmark, int status, int alone)
 {
 	struct console_view cv;
-	int began, ended, ignored;
+	int began, ended, ignored, dup;
 
-	read_results(results, mark, &began, &ended);
+	dup = read_results(results, mark, &began, &ended);
 	read_console(console, cmark, &cv);
 	if (cv.in != V_OK) {
 		res.verdict = cv.in;
@@ -325,7 +392,7 @@ static int judge_boot(const char *console, const char *results,
 		excerpt_from(console, cmark, cv.first_splat, cv.any_line);
 	} else if (!alone && (cv.begin < 0 ||
 			      (cv.first_splat >= 0 && cv.begin > cv.first_splat))) {
-		return 3;
+		return EXIT_RETRY_ALONE;
 	} else if (status == 1) {
 		res.verdict = V_PANIC;
 	} else if (cv.end < 0 && status == 2) {
@@ -347,6 +414,11 @@ static int judge_boot(const char *console, const char *results,
 			 "the suite started but never reported its end");
 	} else {
 		res.verdict = V_OK;
+	}
+	if (dup >= 0 && res.verdict < V_DUPLICATE) {
+		res.verdict = V_DUPLICATE;
+		snprintf(res.detail, sizeof(res.detail), "%s reported %d results in one run",
+			 res.tests[dup].name, nr_results[dup]);
 	}
 	ignored = alone ? cv.ignored_any : cv.ignored_in;
 	if (ignored && res.verdict == V_OK)
@@ -445,6 +517,8 @@ int main(int argc, char **argv)
 
 	if (verdict) {
 		res.verdict = verdict_from_name(verdict);
+		if (res.verdict == V_NR)
+			die("no such verdict");
 		if (log)
 			excerpt_tail(log, 20);
 	} else {
@@ -452,9 +526,11 @@ int main(int argc, char **argv)
 		    !console || !results)
 			die("--console, --results and markers of 8 or more characters are required");
 		if (judge_boot(console, results, mark, cmark, status, alone))
-			return 3;
+			return EXIT_RETRY_ALONE;
 	}
 	score_tests();
 	result_write(stdout, &res);
-	return 0;
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write the result");
+	return lab_passed(&res) ? EXIT_PASSED : EXIT_FAILED;
 }
