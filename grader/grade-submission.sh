@@ -112,10 +112,7 @@ fi
 # Only the files some lab's solution may change (lab.conf ALLOWED).
 allowed=()
 for lab in $(all_labs); do
-	ALLOWED=
-	# shellcheck source=/dev/null
-	. "$(lab_dir "$lab")/lab.conf"
-	for a in $ALLOWED; do allowed+=("$a"); done
+	for a in $(lab_conf "$lab" ALLOWED); do allowed+=("$a"); done
 done
 outside=$($GIT diff --name-only kit-starter HEAD | while read -r f; do
 	ok=
