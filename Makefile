@@ -14,6 +14,10 @@ OBJ ?= $(BUILD)/obj
 LAB ?=
 OUT ?= $(BUILD)/results
 export BUILD KSRC
+# A course's kit (make release) holds the starter tree's files in starter/
+# and nothing only instructors need: no reference solutions, no grading of
+# submissions, no releases.
+STUDENT_KIT := $(wildcard starter)
 
 SHELL := /bin/bash
 # A lab is a folder with a lab.conf (one being written has none yet).
@@ -32,7 +36,7 @@ TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -static -nostdinc \
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
-.PHONY: help setup build grade grade-all gradescope reference test bench clean tools tests initramfs
+.PHONY: help setup build grade grade-all gradescope reference release test bench clean tools tests initramfs
 
 help:
 	@echo "schedlab - capacity-aware SCHED_DEADLINE and uclamp labs"
@@ -42,15 +46,22 @@ help:
 	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
 	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
 	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
+ifeq ($(STUDENT_KIT),)
 	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
 	@echo "  make gradescope       build/gradescope/autograder.zip (Gradescope autograder)"
+	@echo "  make release OUT=dir  a course's kit for its students: no solutions, and a tree"
+	@echo "                        whose history starts at the starter"
 	@echo "  make test [PARTS=..]  the kit's own test suite (starter scores 0, reference full,"
 	@echo "                        every mutant killed; parts: grader/selftest/run.sh)"
 	@echo "  make bench [RUNS=3] [FLAKE=n]  what grading costs, beside the bare make Image;"
 	@echo "                        FLAKE=n also grades the reference n times in a row"
+else
+	@echo "  make test             this course's kit on this machine: the grader's own tests, and"
+	@echo "                        the starter scores 0 on every lab (it has no solutions to check)"
+endif
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
 	@echo
 	@echo "  Your work is 'git -C $(KSRC) diff starter'.  Results: $(OUT)/"
@@ -71,8 +82,9 @@ $(BUILD)/setup-check/check-program: grader/setup-check.c
 build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
-# ---- host tools: the parser, the report writer, the timeline renderer -------
-TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline
+# ---- host tools: parser, report writer, timeline renderer, similarity -------
+TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline \
+	$(BUILD)/grader/similarity
 tools: $(TOOLS)
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)
@@ -125,12 +137,19 @@ initramfs: $(INITRAMFS)
 # Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
 grade: setup initramfs tools
 ifdef SUBMISSION
+ifneq ($(STUDENT_KIT),)
+	@echo "make grade SUBMISSION=: not in a course's kit; make grade grades your own tree"; exit 2
+endif
 	@grader/grade-submission.sh --submission $(SUBMISSION) --out $(OUT) --labs "$(LABS)" $(if $(BRANCH),--branch $(BRANCH))
 else
 	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
 		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)")
 endif
 
+test: setup initramfs tools
+	@grader/selftest/run.sh $(PARTS)
+
+ifeq ($(STUDENT_KIT),)
 grade-all: setup initramfs tools
 	@[ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
 	@grader/grade-all.sh --submissions $(SUBMISSIONS) --out $(OUT)/batch --labs "$(LABS)" $(if $(J),-j $(J))
@@ -141,11 +160,16 @@ reference: setup
 gradescope: setup
 	@grader/gradescope/pack.sh $(BUILD)/gradescope/autograder.zip
 
-test: setup initramfs tools
-	@grader/selftest/run.sh $(PARTS)
+release: setup
+	@[ "$(origin OUT)" != file ] || { echo "usage: make release OUT=dir"; exit 2; }
+	@grader/release.sh "$(OUT)"
 
 bench: setup initramfs tools
 	@FLAKE="$(FLAKE)" grader/bench.sh $(RUNS)
+else
+grade-all reference gradescope release bench:
+	@echo "make $@: not in a course's kit (no solutions; your instructor grades submissions)"; exit 2
+endif
 
 clean:
 	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader $(BUILD)/initramfs \

@@ -5,6 +5,8 @@
 #   apply.sh --tree DIR --commit reference [LAB...]
 #                                               reference patches (all or LABs)
 #   apply.sh --tree DIR PATCH...                the given patches (git apply)
+#   --cached (before --commit or the patches): the index only, for a tree
+#   with nothing checked out
 #
 # A patch that does not apply leaves the tree as it was and fails with
 # git's own message naming the patch.
@@ -13,10 +15,12 @@ set -euo pipefail
 
 TREE=
 KIND=
+INDEX=--index
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) TREE=$2; shift 2 ;;
 	--commit) KIND=$2; shift 2 ;;
+	--cached) INDEX=--cached; shift ;;
 	*) break ;;
 	esac
 done
@@ -34,7 +38,7 @@ lab_dirs() {
 # apply_one PATCH MESSAGE: one patch, one commit; untouched tree on failure.
 apply_one() {
 	local out
-	if ! out=$($GIT apply --index --whitespace=nowarn "$1" 2>&1); then
+	if ! out=$($GIT apply $INDEX --whitespace=nowarn "$1" 2>&1); then
 		printf '%s\n' "$out" >&2
 		die "patch does not apply: $1"
 	fi

@@ -87,11 +87,14 @@ apply_submission() {
 			apply_patch "$p" || return 1
 		done
 	elif git bundle list-heads "$SUB" >/dev/null 2>&1; then
+		# On the full kit's starter, or on a course's kit's (one commit).
+		$GIT update-ref refs/tags/kit-student-starter "$(student_starter "$TREE" kit-starter)"
 		$GIT fetch -q "$SUB" "$BRANCH" || {
 			echo "the bundle is not built on this kit's starter (make it with: git bundle create F starter..BRANCH)"
 			return 1
 		}
-		$GIT merge-base --is-ancestor kit-starter FETCH_HEAD || {
+		$GIT merge-base --is-ancestor kit-starter FETCH_HEAD ||
+			$GIT merge-base --is-ancestor kit-student-starter FETCH_HEAD || {
 			echo "the bundle's branch does not start from this kit's starter"
 			return 1
 		}
@@ -138,4 +141,4 @@ else
 	echo "total: 0 errors, 0 warnings, 0 lines checked (no changes)" >"$OUT/checkpatch.txt"
 fi
 
-grade --src "$TREE" --obj "$SLOTDIR/obj" --style "$OUT/checkpatch.txt"
+grade --src "$TREE" --obj "$SLOTDIR/obj" --style "$OUT/checkpatch.txt" --similarity "$OUT/submission.diff"

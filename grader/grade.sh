@@ -3,6 +3,7 @@
 #
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
 #            [--style CHECKPATCH_OUTPUT] [--test NAME] [--durations N]
+#            [--similarity SUBMISSION_DIFF]
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
 #	every lab scores 0 for a reason found before boot (no-apply,
 #	no-build, rejected); FILE's lines are shown.
@@ -12,6 +13,9 @@
 # lab in whose section it happened; a lab that ran after a splat, or never
 # ran because of a panic or a hang, is graded again in a boot of its own,
 # so a broken lab sinks no other.  --test NAME runs that one test only.
+# --similarity (a submission's diff against the starter): each lab's result
+# also says how much of it is the code the lab's starter removed from 6.1
+# (similarity.c; not scored).
 #
 # Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
 # tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml.
@@ -26,7 +30,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SRC='' OBJDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
-LOG='' TEST='' DURATIONS=''
+LOG='' TEST='' DURATIONS='' SIMILARITY=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -40,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--log) LOG=$2 ;;
 	--test) TEST=$2 ;;
 	--durations) DURATIONS=$2 ;;
+	--similarity) SIMILARITY=$2 ;;
 	*) die "grade.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -196,6 +201,14 @@ if [ -z "$VERDICT" ]; then
 	for lab in "${RETRY[@]}"; do
 		stage "lab $lab: graded again in a boot of its own (an earlier lab's kernel trouble interrupted it)"
 		boot_labs "$lab" 1
+	done
+fi
+
+if [ -n "$SIMILARITY" ]; then
+	for lab in $LABS; do
+		[ ! -f "$OUT/lab$lab.result" ] ||
+			"$TOOLS/similarity" "$(lab_dir "$lab")/starter.patch" "$SIMILARITY" >>"$OUT/lab$lab.result" ||
+			grader_error "the similarity of lab $lab to 6.1 could not be measured"
 	done
 fi
 

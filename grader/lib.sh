@@ -90,10 +90,29 @@ kit_git() {
 		git -c user.name=schedlab -c user.email=schedlab@localhost "$@"
 }
 
-# starter_stamp: a hash of every lab's instrumentation and starter patch.
+# A course's kit (make release: grader/release.sh) has no lab patches: it
+# carries the starter tree's own files (starter/linux) and that tree's git
+# id (starter/tree).
+STARTER_FILES=$KIT/starter
+student_kit() { [ -d "$STARTER_FILES" ]; }
+
+# student_starter REPO TREE: the one commit of a course's kit's starter tree
+# TREE (a tree-ish) in REPO: no parent, the kit's identity, date and
+# message, so the same tree makes the same commit in a student's tree and
+# in a grading slot (a bundle built on a student's starter applies there).
+student_starter() {
+	kit_git -C "$1" commit-tree "$2^{tree}" -m "schedlab: the starter tree (Linux 6.1, every lab hollowed out)"
+}
+
+# starter_stamp: a hash of what the starter tree is made from: every lab's
+# instrumentation and starter patch (or, in a course's kit, its tree id).
 starter_stamp() {
 	local lab
-	for lab in $(all_labs); do
-		cat "$(lab_dir "$lab")"/*.patch
-	done | md5sum | cut -d' ' -f1
+	if student_kit; then
+		cat "$STARTER_FILES/tree"
+	else
+		for lab in $(all_labs); do
+			cat "$(lab_dir "$lab")"/*.patch
+		done
+	fi | md5sum | cut -d' ' -f1
 }

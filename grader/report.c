@@ -9,14 +9,18 @@
  *	results.json (Gradescope's autograder format: score, tests; under
  *	extra_data each lab's verdict and each test's duration) and JUnit
  *	XML; --style shows checkpatch's "total:" line; --durations lists
- *	the N slowest tests (0: every timed test), as pytest's does.
+ *	the N slowest tests (0: every timed test), as pytest's does.  A
+ *	lab's similarity to 6.1 (a submission's) is shown beside its score,
+ *	and in results.json as a test of no points that only instructors
+ *	see (Gradescope's "hidden").
  *   report --gradebook-csv OUT --gradebook-json OUT [--labs "01 02"] DIR...
  *	a class: each DIR is one student's output folder (its lab*.result
  *	files), named after DIR's last component; one row a student, one
  *	score a lab, the total and the worst verdict (not-graded for a lab
- *	with no result).  The CSV is RFC 4180, every cell a spreadsheet
- *	would read as a formula neutralised; --labs adds columns no student
- *	has a result for.
+ *	with no result), each lab's similarity to 6.1 beside its score.
+ *	The CSV is RFC 4180, every cell a spreadsheet would read as a
+ *	formula neutralised; --labs adds columns no student has a result
+ *	for.
  *   report --fallback LOG --json OUT
  *	the results.json of a submission the grader could not grade: score
  *	0 and the end of LOG.
@@ -82,6 +86,44 @@ static const char *timeline_of(const struct test_result *t)
 	return access(svg, R_OK) ? NULL : svg;
 }
 
+/*
+ * The share of a submission's lines for a lab that are 6.1's, in percent;
+ * -1 when there is none (not a submission's result, or no line written in
+ * the lab's functions).
+ */
+static int similarity_percent(const struct similarity *s)
+{
+	return s->measured && s->counted ? 100 * s->matched / s->counted : -1;
+}
+
+/* The similarity, said in words ("" when not measured). */
+static const char *similarity_text(const struct similarity *s)
+{
+	static char buf[160];
+
+	if (!s->measured)
+		buf[0] = '\0';
+	else if (!s->counted)
+		snprintf(buf, sizeof(buf), "similarity to 6.1: none (no line written in the lab's functions)");
+	else
+		snprintf(buf, sizeof(buf), "similarity to 6.1: %d%% (%d of %d lines, not scored)",
+			 similarity_percent(s), s->matched, s->counted);
+	return buf;
+}
+
+static void similarity_json(FILE *f, const struct similarity *s)
+{
+	if (!s->measured) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"matched\": %d, \"counted\": %d, \"percent\": ", s->matched, s->counted);
+	if (s->counted)
+		fprintf(f, "%d}", similarity_percent(s));
+	else
+		fputs("null}", f);
+}
+
 /* ---- the labs' results ---------------------------------------------- */
 
 struct timed {
@@ -130,9 +172,11 @@ static void print_table(FILE *f, const char *title, int durations)
 	for (int l = 0; l < nr_labs; l++) {
 		const struct lab_result *r = &lab_results[l];
 
-		fprintf(f, "\nlab %s  %-38s %3d/%-3d %s\n", r->lab, r->title,
+		fprintf(f, "\nlab %s  %-38s %3d/%-3d %s%s%s\n", r->lab, r->title,
 			lab_score(r), lab_max(r),
-			r->verdict == V_OK ? "" : verdict_text(r->verdict));
+			r->verdict == V_OK ? "" : verdict_text(r->verdict),
+			r->verdict != V_OK && r->similarity.measured ? "; " : "",
+			similarity_text(&r->similarity));
 		if (r->detail[0])
 			fprintf(f, "        %s\n", r->detail);
 		for (int i = 0; i < r->nr_tests; i++) {
@@ -176,6 +220,29 @@ static void lab_output(FILE *f, const struct lab_result *r)
 	json_str(f, buf);
 }
 
+/*
+ * A lab's similarity as a Gradescope test of no points, for the
+ * instructor: Gradescope never shows students a "hidden" test.
+ */
+static void similarity_test(FILE *f, const struct lab_result *r)
+{
+	char name[sizeof(r->lab) + 48], out[512];
+
+	snprintf(name, sizeof(name), "lab%.*s/similarity to Linux 6.1 (not scored)",
+		 (int)sizeof(r->lab), r->lab);
+	snprintf(out, sizeof(out), "%s: of the lines the submission adds inside the functions the lab's starter hollowed out, the share identical (whitespace aside) to lines the starter removed from Linux 6.1",
+		 similarity_text(&r->similarity));
+	fputs("\n    {\"name\": ", f);
+	json_str(f, name);
+	fputs(", \"score\": 0, \"max_score\": 0, \"visibility\": \"hidden\", \"output\": ", f);
+	json_str(f, out);
+	fputs(", \"extra_data\": {\"lab\": ", f);
+	json_str(f, r->lab);
+	fputs(", \"similarity\": ", f);
+	similarity_json(f, &r->similarity);
+	fputs("}}", f);
+}
+
 static void write_json(FILE *f)
 {
 	int score = 0, max = 0;
@@ -194,7 +261,7 @@ static void write_json(FILE *f)
 			const char *svg = timeline_of(t);
 			char name[256];
 
-			snprintf(name, sizeof(name), "lab%s/%s", r->lab, t->name);
+			snprintf(name, sizeof(name), "lab%.*s/%s", (int)sizeof(r->lab), r->lab, t->name);
 			fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
 			json_str(f, name);
 			fprintf(f, ", \"number\": \"%d.%s%d\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"%s\", \"output\": ",
@@ -218,6 +285,11 @@ static void write_json(FILE *f)
 				fprintf(f, ", \"duration_us\": %lld", t->duration_us);
 			fputs("}}", f);
 		}
+		if (r->similarity.measured) {
+			fputs(first ? "" : ",", f);
+			similarity_test(f, r);
+			first = 0;
+		}
 	}
 	fputs("\n  ],\n  \"extra_data\": {", f);
 	if (style[0]) {
@@ -236,6 +308,10 @@ static void write_json(FILE *f)
 		fprintf(f, ", \"verdict\": \"%s\", \"score\": %d, \"max_score\": %d, \"detail\": ",
 			verdict_names[r->verdict], lab_score(r), lab_max(r));
 		json_str(f, r->detail);
+		if (r->similarity.measured) {
+			fputs(", \"similarity\": ", f);
+			similarity_json(f, &r->similarity);
+		}
 		fputs(", \"output\": ", f);
 		lab_output(f, r);
 		fputc('}', f);
@@ -305,6 +381,7 @@ struct cell {
 	char lab[8];
 	int score, max;
 	enum verdict verdict;
+	struct similarity similarity;
 };
 
 struct student {
@@ -338,7 +415,8 @@ static int cell_of(const struct student *s, const char *lab)
 	return -1;
 }
 
-static void add_cell(struct student *s, const char *lab, int score, int max, enum verdict v)
+static void add_cell(struct student *s, const char *lab, int score, int max, enum verdict v,
+		     const struct similarity *sim)
 {
 	int i = cell_of(s, lab);
 	struct cell *c;
@@ -351,6 +429,7 @@ static void add_cell(struct student *s, const char *lab, int score, int max, enu
 	c = &s->cells[i];
 	clean_copy(c->lab, lab, sizeof(c->lab));
 	c->score = score, c->max = max, c->verdict = v;
+	c->similarity = sim ? *sim : (struct similarity){ 0 };
 	col_of(c->lab);
 }
 
@@ -379,10 +458,10 @@ static void read_student(struct student *s, const char *dir)
 			fprintf(stderr, "report: cannot read lab result %s\n", path);
 			fail(EXIT_TOOL_ERROR);
 			snprintf(lab, sizeof(lab), "%.*s", (int)(n - 10), e->d_name + 3);
-			add_cell(s, lab, 0, 0, V_NOT_GRADED);
+			add_cell(s, lab, 0, 0, V_NOT_GRADED, NULL);
 			continue;
 		}
-		add_cell(s, r.lab, lab_score(&r), lab_max(&r), r.verdict);
+		add_cell(s, r.lab, lab_score(&r), lab_max(&r), r.verdict, &r.similarity);
 	}
 	closedir(d);
 }
@@ -450,7 +529,7 @@ static void write_csv(FILE *f)
 {
 	fputs("student", f);
 	for (int c = 0; c < nr_cols; c++)
-		fprintf(f, ",lab%s", cols[c]);
+		fprintf(f, ",lab%s,lab%s similarity %%", cols[c], cols[c]);
 	fputs(",total,max,status\r\n", f);
 	for (int i = 0; i < nr_students; i++) {
 		const struct student *s = &students[i];
@@ -458,8 +537,14 @@ static void write_csv(FILE *f)
 		enum verdict worst = student_sum(s, &total, &max);
 
 		csv_str(f, s->name);
-		for (int c = 0; c < nr_cols; c++)
-			fprintf(f, ",%d", student_cell(s, c).score);
+		for (int c = 0; c < nr_cols; c++) {
+			struct cell cell = student_cell(s, c);
+			int pct = similarity_percent(&cell.similarity);
+
+			fprintf(f, ",%d,", cell.score);
+			if (pct >= 0)
+				fprintf(f, "%d", pct);
+		}
 		fprintf(f, ",%d,%d,%s\r\n", total, max, verdict_names[worst]);
 	}
 }
@@ -479,9 +564,11 @@ static void write_gradebook_json(FILE *f)
 		for (int c = 0; c < nr_cols; c++) {
 			struct cell cell = student_cell(s, c);
 
-			fprintf(f, "%s\"lab%s\": {\"score\": %d, \"max_score\": %d, \"verdict\": \"%s\"}",
+			fprintf(f, "%s\"lab%s\": {\"score\": %d, \"max_score\": %d, \"verdict\": \"%s\", \"similarity\": ",
 				c ? ", " : "", cols[c], cell.score, cell.max,
 				verdict_names[cell.verdict]);
+			similarity_json(f, &cell.similarity);
+			fputc('}', f);
 		}
 		fputs("}}", f);
 	}
@@ -494,7 +581,7 @@ static void print_gradebook(FILE *f)
 
 	fprintf(f, "%-24s", "student");
 	for (int c = 0; c < nr_cols; c++)
-		fprintf(f, " %7s", cols[c]);
+		fprintf(f, " %12s", cols[c]);
 	fprintf(f, " %9s  %s\n", "total", "status");
 	for (int i = 0; i < nr_students; i++) {
 		const struct student *s = &students[i];
@@ -510,10 +597,15 @@ static void print_gradebook(FILE *f)
 		fprintf(f, "%-24s", name);
 		for (int c = 0; c < nr_cols; c++) {
 			struct cell cell = student_cell(s, c);
-			char sc[24];
+			int pct = similarity_percent(&cell.similarity);
+			char sc[40];
 
-			snprintf(sc, sizeof(sc), "%d/%d", cell.score, cell.max);
-			fprintf(f, " %7s", sc);
+			/* the score, and beside it the similarity to 6.1 */
+			if (pct >= 0)
+				snprintf(sc, sizeof(sc), "%d/%d ~%d%%", cell.score, cell.max, pct);
+			else
+				snprintf(sc, sizeof(sc), "%d/%d", cell.score, cell.max);
+			fprintf(f, " %12s", sc);
 		}
 		fprintf(f, " %4d/%-4d  %s\n", total, max, verdict_names[worst]);
 	}

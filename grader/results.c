@@ -193,6 +193,11 @@ void xml_str(FILE *f, const char *str)
 	}
 }
 
+void similarity_write(FILE *f, int matched, int counted)
+{
+	fprintf(f, "similarity\t%d\t%d\n", matched, counted);
+}
+
 void result_write(FILE *f, const struct lab_result *r)
 {
 	fprintf(f, "lab\t%s\t%s\n", r->lab, r->title);
@@ -211,6 +216,8 @@ void result_write(FILE *f, const struct lab_result *r)
 		if (r->tests[i].trace[0])
 			fprintf(f, "trace\t%s\t%s\n", r->tests[i].name,
 				r->tests[i].trace);
+	if (r->similarity.measured)
+		similarity_write(f, r->similarity.matched, r->similarity.counted);
 }
 
 /* Split @line at tabs into at most @max fields; the last takes the rest. */
@@ -271,6 +278,14 @@ int result_read(FILE *f, struct lab_result *r)
 				if (!strcmp(r->tests[i].name, fl[1]))
 					clean_copy(r->tests[i].trace, fl[2],
 						   sizeof(r->tests[i].trace));
+		} else if (!strcmp(fl[0], "similarity") && n >= 3) {
+			struct similarity *s = &r->similarity;
+
+			s->measured = 1;
+			s->matched = atoi(fl[1]);
+			s->counted = atoi(fl[2]);
+			if (s->matched < 0 || s->matched > s->counted)
+				return -1;
 		} else {
 			return -1;
 		}

@@ -11,13 +11,17 @@
  *	excerpt A CONSOLE OR BUILD LINE      (any number, in order)
  *	test NAME pass|fail POINTS MAX USEC MESSAGE
  *	trace NAME PATH                       (the placement trace NAME printed)
+ *	similarity MATCHED COUNTED            (instructor grading, not scored)
  *
  * Fields are separated by one tab; no field holds a tab, a newline or any
  * other control character, and every field is valid UTF-8 (clean_copy()).
  * USEC is how long the test took on the guest's monotonic clock, -1 when
  * unknown.  A trace PATH ends in ".trace"; its timeline is the same path
  * ending in ".svg", once the renderer has drawn it (the report links it
- * only if it exists).
+ * only if it exists).  The similarity line, written for a submission only
+ * (similarity.c), says how much of what it wrote for the lab is the code
+ * the lab's starter removed from Linux 6.1: of the COUNTED lines it adds
+ * inside the lab's hollowed functions, MATCHED are such lines.
  */
 #ifndef SCHEDLAB_RESULTS_H
 #define SCHEDLAB_RESULTS_H
@@ -69,6 +73,12 @@ struct test_result {
 	char trace[256];	/* trace file path, or "" */
 };
 
+/* How much of a submission's code for a lab is 6.1's (see above). */
+struct similarity {
+	int measured;		/* 0: no such line (not a submission) */
+	int matched, counted;
+};
+
 struct lab_result {
 	char lab[8];
 	char title[128];
@@ -78,9 +88,12 @@ struct lab_result {
 	char excerpt[MAX_EXCERPT][LINE_MAX_LEN];
 	int nr_tests;
 	struct test_result tests[MAX_TESTS];
+	struct similarity similarity;
 };
 
 void result_write(FILE *f, const struct lab_result *r);
+/* The similarity line alone (similarity.c appends it to a lab's result). */
+void similarity_write(FILE *f, int matched, int counted);
 int result_read(FILE *f, struct lab_result *r);
 int lab_score(const struct lab_result *r);
 int lab_max(const struct lab_result *r);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # make test: the kit's own test suite.  Ends with "N passed, M failed".
 #
-#   run.sh [PART...]	(default: every part, in this order)
+#   run.sh [PART...]	(default: every part but starter, in this order; in a
+#			course's kit: unit, timeline, texts and starter)
 #
 # Each part is a file of this folder, sourced here; all count their checks
 # with lib.sh, and ask the report (result_json) or jq of its JSON what a lab
@@ -10,13 +11,16 @@
 #
 #   unit        the parser and the report on recorded logs (no QEMU)
 #   timeline    the timeline renderer on recorded traces (no QEMU)
-#   texts       lab READMEs: one shape, real names, no "seeds"
+#   texts       lab READMEs: one shape, real names, no "seeds", no "pristine"
 #   boot        boot.exp and grade.sh on guests that misbehave on purpose
+#   starter     the starter tree, graded as a student grades a tree, scores 0
 #   class       the starter scores 0 and the reference full marks, every lab
 #   hidden      an instructor's hidden tests, reported apart
 #   gradescope  run_autograder on a fake /autograder root
 #   broken      one submission per failure class, and a batch that resumes
 #   mutants     known-wrong solutions, each killed by some test
+#   release     make release: a course's kit, graded as a student would, with
+#               no solution in it; the similarity to 6.1 of copied code
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +30,13 @@ STAGE=selftest
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
 TOOLS=$BUILD/grader
-PARTS=${*:-unit timeline texts boot class hidden gradescope broken mutants}
+if student_kit; then
+	PARTS=${*:-unit timeline texts starter}
+	echo "This course's kit: make test runs the grader's own tests and grades the starter tree,"
+	echo "which must score 0 on every lab.  It cannot check the labs' solutions: the kit has none."
+else
+	PARTS=${*:-unit timeline texts boot class hidden gradescope broken mutants release}
+fi
 
 # result_json RESULT...: the report's results.json of lab results (fails
 # only if the report cannot read them).
@@ -49,7 +59,8 @@ expect_tests() {
 		if [ "$got" = "$want" ]; then st_ok; else
 			st_ko "lab $lab $name should ${want} on the $what, but ${got}ed: $msg"
 		fi
-	done < <(jq -r '.tests[] | [.extra_data.test, (if .status == "passed" then "pass" else "fail" end), .output] | @tsv' <<<"$json")
+	done < <(jq -r '.tests[] | select(.extra_data | has("test")) |
+		[.extra_data.test, (if .status == "passed" then "pass" else "fail" end), .output] | @tsv' <<<"$json")
 }
 
 rm -rf "$SELF"

@@ -6,9 +6,11 @@
 #     (git grep -w at the tag "starter" of $KSRC), in the lab's tests, or
 #     on the README's "New names:" line (what the lab asks the student to
 #     create);
-#   - nothing addressed to students cites the upstream mails as "seeds".
+#   - nothing addressed to students cites the upstream mails as "seeds",
+#     or points at the full kit's 6.1 history (tag pristine), which a
+#     course's kit has not.
 
-stage "texts: lab READMEs' shape and names, no seeds"
+stage "texts: lab READMEs' shape and names, no seeds, no pristine"
 TX=$SELF/texts
 mkdir -p "$TX"
 SECTIONS="Background|What to implement|Differences from upstream|How it is tested|Hints|References"
@@ -36,3 +38,5 @@ for readme in "$KIT"/labs/[0-9][0-9]-*/README.md; do
 done
 seeds=$(cd "$KIT" && grep -rnil 'seed' labs/ HANDOUT.md | paste -sd' ')
 st_check "texts: no 'seed' in labs/ or HANDOUT.md ($seeds)" [ -z "$seeds" ]
+pristine=$(cd "$KIT" && grep -il 'pristine' HANDOUT.md labs/[0-9][0-9]-*/README.md | paste -sd' ')
+st_check "texts: no 'pristine' in HANDOUT.md or a lab's README ($pristine)" [ -z "$pristine" ]

@@ -15,7 +15,8 @@
 # (UPDATE=1 rewrites them: review the diff); every output must be valid
 # whatever the guest printed.  Then the report's other formats: the
 # gradebook of a class with hostile names, and the results.json of a
-# submission the grader could not grade.
+# submission the grader could not grade.  And the similarity to 6.1
+# (similarity.c) on a toy kernel file (similarity/).
 
 stage "grader unit tests (recorded logs)"
 CASES=$ST/cases
@@ -143,6 +144,8 @@ for i in "${!names[@]}"; do
 		--cmark $cm --status "$([ "${lab02[$i]}" = pass ] && echo 0 || echo 1)" --alone \
 		--console "$gb.${lab02[$i]}.console" --results "$gb.${lab02[$i]}.results" >"$d/lab02.result"
 done
+# A submission's similarity to 6.1, beside its score.
+printf 'similarity\t3\t4\n' >>"$gb/-alice/lab01.result"
 "$TOOLS/report" --gradebook-csv "$gb/gradebook.csv" --gradebook-json "$gb/gradebook.json" \
 	--labs "01 02" -- "${dirs[@]}" >"$gb/table.txt"
 st_check "gradebook: exit status 1 (not every student passed)" [ $? = 1 ]
@@ -151,17 +154,18 @@ st_check "gradebook: CSV, every student once with the right grade and the worst 
 	python3 - "$gb/gradebook.csv" <<'EOF'
 import csv, sys
 want = {
-    "'-alice": ["6", "2", "8", "8", "ok"],
-    "a,b": ["0", "2", "2", "8", "ok"],
-    "'=1+1": ["6", "0", "6", "8", "not-graded"],
-    "new\nline": ["0", "0", "0", "8", "panic"],
-    'quo"te': ["0", "2", "2", "8", "no-build"],
-    "'\ttab": ["6", "2", "8", "8", "ok"],
-    "'@dup": ["0", "2", "2", "8", "duplicate"],
+    "'-alice": ["6", "75", "2", "", "8", "8", "ok"],
+    "a,b": ["0", "", "2", "", "2", "8", "ok"],
+    "'=1+1": ["6", "", "0", "", "6", "8", "not-graded"],
+    "new\nline": ["0", "", "0", "", "0", "8", "panic"],
+    'quo"te': ["0", "", "2", "", "2", "8", "no-build"],
+    "'\ttab": ["6", "", "2", "", "8", "8", "ok"],
+    "'@dup": ["0", "", "2", "", "2", "8", "duplicate"],
 }
 with open(sys.argv[1], newline="", encoding="utf-8") as f:
     rows = list(csv.reader(f, strict=True))
-ok = rows[0] == ["student", "lab01", "lab02", "total", "max", "status"]
+ok = rows[0] == ["student", "lab01", "lab01 similarity %", "lab02", "lab02 similarity %",
+                "total", "max", "status"]
 got = {row[0]: row[1:] for row in rows[1:]}
 ok &= len(rows) == len(want) + 1 and got == want
 ok &= not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for row in rows for cell in row if cell)
@@ -178,6 +182,10 @@ st_check "gradebook: JSON, the names as they are" diff -u - <(jq -c '.[] | [.stu
 ["\ttab",8,8,"ok"]
 ["@dup",2,8,"duplicate"]
 EOF
+st_check "gradebook: JSON, the similarity beside the score" json_true \
+	'.[0].labs.lab01.similarity == {"matched": 3, "counted": 4, "percent": 75} and .[1].labs.lab01.similarity == null' \
+	"$gb/gradebook.json"
+st_check "gradebook: the table shows the similarity" grep -q '6/6 ~75%' "$gb/table.txt"
 
 # The results.json of a submission the grader could not grade: valid, and
 # accepted by Gradescope (check-results.sh), whatever the log holds.
@@ -191,3 +199,27 @@ st_check "fallback: says so, and ends with the log's end, cleaned" json_true \
 	"$U/fallback.json"
 "$TOOLS/report" --fallback "$U/no-such.log" --json "$U/fallback-nolog.json"
 st_check "fallback: without a log, still accepted" "$KIT/grader/gradescope/check-results.sh" "$U/fallback-nolog.json"
+
+# The similarity to 6.1 on a toy kernel file: a starter patch that hollows
+# out two functions and removes a third, and submissions that copy its
+# lines back (as they were, spaced otherwise, twice), write their own, or
+# copy into a helper outside the hollowed functions.
+SIM=$ST/similarity
+"$TOOLS/similarity" --functions "$SIM/starter.patch" >"$U/similarity.functions"
+st_same "similarity: the hollowed functions" "$SIM/expected.functions" "$U/similarity.functions"
+for d in "$SIM"/*.diff; do
+	printf '%s\t' "$(basename "$d" .diff)"
+	"$TOOLS/similarity" "$SIM/starter.patch" "$d"
+done >"$U/similarity.txt"
+st_same "similarity: each submission's" "$SIM/expected.txt" "$U/similarity.txt"
+"$TOOLS/similarity" "$SIM/starter.patch" "$U/no-such.diff" 2>/dev/null
+st_check "similarity: exit status 2 for a diff it cannot read" [ $? = 2 ]
+# Its line in a lab's result: beside the score in the table, and in
+# results.json as a test of no points that students never see.
+r=$U/similar.result
+{ cat "$CASES/fail-starter/expected.result"; "$TOOLS/similarity" "$SIM/starter.patch" "$SIM/own.diff"; } >"$r"
+st_check "report: the similarity beside the lab's score" \
+	grep -q '^lab 01 .* 0/6 *similarity to 6.1: 25% (1 of 4 lines, not scored)$' <("$TOOLS/report" "$r")
+st_check "report: the similarity, hidden, in results.json" json_true \
+	'[.tests[] | select(.extra_data.similarity)] == [.tests[-1]] and .tests[-1].visibility == "hidden" and
+	 .tests[-1].max_score == 0 and .extra_data.labs[0].similarity.percent == 25' <(result_json "$r")
