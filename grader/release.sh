@@ -29,9 +29,10 @@ OUT=$(cd "$OUT" && pwd)
 
 # What only the instructor's kit has (git pathspecs): the answers (the
 # reference solutions, the labs' patches), what grades submissions or makes
-# kits, the self-tests that need them and their known-wrong, broken and
-# hidden submissions, the texts about all that (README.md and HANDOUT.md
-# have their students' versions, below).
+# kits, the self-tests that need them (and their known-wrong, broken and
+# hidden submissions) or check the kit itself (its texts, boot.exp), the
+# texts about all that (README.md and HANDOUT.md have their students'
+# versions, below).
 INSTRUCTOR_ONLY=(
 	reference-patches 'labs/*.patch' labs/README.md
 	grader/README.md grader/release.sh grader/release-README.md grader/reference.sh
@@ -40,6 +41,7 @@ INSTRUCTOR_ONLY=(
 	grader/selftest/mutants grader/selftest/broken grader/selftest/hidden
 	grader/selftest/class.sh grader/selftest/hidden.sh grader/selftest/gradescope.sh
 	grader/selftest/broken.sh grader/selftest/mutants.sh 'grader/selftest/release*'
+	grader/selftest/texts.sh grader/selftest/boot.sh grader/selftest/boot
 	.github .ci README.md HANDOUT.md
 )
 stage "the kit's files, but the instructor's"

@@ -4,6 +4,8 @@
 # A mutant's header (the text before its first "diff --git") says what it
 # gets wrong and, on a line "Killed-by: NAME...", the tests that must fail
 # on it (or "Killed-by: verdict:WORD" for a kernel splat); each must.
+# Each mutant's similarity to 6.1 is printed: with the references', the
+# range of the figure for work in the kernel's own idiom (grader/README.md).
 
 stage "mutants of the reference patches"
 killed=0 total=0
@@ -39,7 +41,9 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	if [ "$lost" -gt 0 ] && [ -z "$missed" ]; then
 		killed=$((killed + 1))
 		st_ok "mutant $name"
-		echo "  killed    $name by $want ($lost test(s) failed, verdict $verdict)"
+		echo "  killed    $name by $want ($lost test(s) failed, verdict $verdict; $(jq -r \
+			'.extra_data.labs[0].similarity | "similarity to 6.1 \(.percent // "-")%, \(.matched) of \(.counted) lines"' \
+			<<<"$json")"
 	elif [ "$lost" -gt 0 ]; then
 		st_ko "mutant $name: killed, but not by$missed (verdict $verdict)"
 	else

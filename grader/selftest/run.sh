@@ -2,7 +2,7 @@
 # make test: the kit's own test suite.  Ends with "N passed, M failed".
 #
 #   run.sh [PART...]	(default: every part but starter, in this order; in a
-#			course's kit: unit, timeline, texts and starter)
+#			course's kit: unit, timeline and starter)
 #
 # Each part is a file of this folder, sourced here; all count their checks
 # with lib.sh, and ask the report (result_json) or jq of its JSON what a lab
@@ -31,7 +31,7 @@ SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
 TOOLS=$BUILD/grader
 if student_kit; then
-	PARTS=${*:-unit timeline texts starter}
+	PARTS=${*:-unit timeline starter}
 	echo "This course's kit: make test runs the grader's own tests and grades the starter tree,"
 	echo "which must score 0 on every lab.  It cannot check the labs' solutions: the kit has none."
 else
@@ -41,6 +41,8 @@ fi
 # result_json RESULT...: the report's results.json of lab results (fails
 # only if the report cannot read them).
 result_json() { "$TOOLS/report" --json - "$@" || [ $? = 1 ]; }
+# json_true FILTER FILE: jq's FILTER holds on FILE.
+json_true() { jq -e "$1" "$2" >/dev/null; }
 # lab_field RESULT KEY: the lab's KEY (verdict, detail...), "" if unreadable.
 lab_field() { result_json "$1" 2>/dev/null | jq -r --arg k "$2" '.extra_data.labs[0][$k]'; }
 

@@ -31,8 +31,6 @@ clean_text() {
 		! LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"
 }
 valid_json() { python3 -m json.tool "$1" >/dev/null; }
-# json_true FILTER FILE: jq's FILTER holds on FILE.
-json_true() { jq -e "$1" "$2" >/dev/null; }
 valid_xml() { xmllint --noout "$1"; }
 
 for c in "$CASES"/*/; do
