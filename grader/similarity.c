@@ -299,17 +299,16 @@ static void walk_diff(const char *file, line_fn fn, void *arg)
 			enter_line(fn_new, t), leave_line(fn_new, t);
 			break;
 		case '-':
-			old_left--;
-			enter_line(fn_old, t);
-			fn(arg, path, fn_old, '-', t);
-			leave_line(fn_old, t);
+		case '+': {
+			/* a removed line is the old file's, an added one the new's */
+			char *in = line[0] == '-' ? fn_old : fn_new;
+
+			*(line[0] == '-' ? &old_left : &new_left) -= 1;
+			enter_line(in, t);
+			fn(arg, path, in, line[0], t);
+			leave_line(in, t);
 			break;
-		case '+':
-			new_left--;
-			enter_line(fn_new, t);
-			fn(arg, path, fn_new, '+', t);
-			leave_line(fn_new, t);
-			break;
+		}
 		case '\\':	/* "\ No newline at end of file" */
 			break;
 		default:	/* not a hunk's line: the hunk was cut short */

@@ -65,6 +65,18 @@ expect_tests() {
 		[.extra_data.test, (if .status == "passed" then "pass" else "fail" end), .output] | @tsv' <<<"$json")
 }
 
+# expect_labs DIR pass|fail WHAT: expect_tests on each lab's result in DIR.
+expect_labs() {
+	local lab
+	for lab in $(all_labs); do
+		if [ -f "$1/lab$lab.result" ]; then
+			expect_tests "$1/lab$lab.result" "$2" "$3"
+		else
+			st_ko "lab $lab: no result for the $3 ($1)"
+		fi
+	done
+}
+
 rm -rf "$SELF"
 mkdir -p "$SELF"
 for part in $PARTS; do

@@ -20,10 +20,4 @@ fi
 "$KIT/grader/grade.sh" --src "$src" --obj "$obj" --out "$SELF/starter" >"$SELF/starter.log" 2>&1
 status=$?
 st_check "starter: graded (exit status $status, 1: tests failed; see $SELF/starter.log)" [ "$status" = 1 ]
-for lab in $(all_labs); do
-	if [ -f "$SELF/starter/lab$lab.result" ]; then
-		expect_tests "$SELF/starter/lab$lab.result" fail "starter"
-	else
-		st_ko "starter: no result for lab $lab"
-	fi
-done
+expect_labs "$SELF/starter" fail starter
