@@ -18,6 +18,11 @@ export BUILD KSRC
 # and nothing only instructors need: no reference solutions, no grading of
 # submissions, no releases.
 STUDENT_KIT := $(wildcard starter)
+ifneq ($(STUDENT_KIT),)
+ifdef SUBMISSION
+$(error SUBMISSION=: not in a course's kit; make grade grades your own tree)
+endif
+endif
 
 SHELL := /bin/bash
 # A lab is a folder with a lab.conf (one being written has none yet).
@@ -137,9 +142,6 @@ initramfs: $(INITRAMFS)
 # Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
 grade: setup initramfs tools
 ifdef SUBMISSION
-ifneq ($(STUDENT_KIT),)
-	@echo "make grade SUBMISSION=: not in a course's kit; make grade grades your own tree"; exit 2
-endif
 	@grader/grade-submission.sh --submission $(SUBMISSION) --out $(OUT) --labs "$(LABS)" $(if $(BRANCH),--branch $(BRANCH))
 else
 	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \

@@ -43,7 +43,7 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 		st_ok "mutant $name"
 		echo "  killed    $name by $want ($lost test(s) failed, verdict $verdict; $(jq -r \
 			'.extra_data.labs[0].similarity | "similarity to 6.1 \(.percent // "-")%, \(.matched) of \(.counted) lines"' \
-			<<<"$json")"
+			<<<"$json"))"
 	elif [ "$lost" -gt 0 ]; then
 		st_ko "mutant $name: killed, but not by$missed (verdict $verdict)"
 	else
