@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedlab.c - helpers and the Check runner every lab's tests link with. */
 #include "schedlab.h"
+#include "task.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +11,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 int sl_setattr(pid_t pid, struct sl_attr *attr, unsigned int flags)
@@ -145,26 +145,11 @@ void sl_reap(pid_t *pids, int n)
 
 long sl_proc_sched(pid_t pid, const char *key)
 {
-	char path[64], line[256];
-	size_t len = strlen(key);
-	long v = -1;
-	FILE *f;
+	long long v = -1;
+	int ret = sl_proc_sched_read(pid, key, &v);
 
-	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	f = fopen(path, "r");
-	ck_assert_msg(f, "cannot open %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		/* "key   : value", the key alone before the padding */
-		if (!strncmp(line, key, len) && colon &&
-		    strspn(line + len, " ") == (size_t)(colon - line - len)) {
-			sscanf(colon + 1, "%ld", &v);
-			break;
-		}
-	}
-	fclose(f);
-	ck_assert_msg(v >= 0, "no '%s' in %s", key, path);
+	ck_assert_msg(ret == 0 && v >= 0, "no '%s' in /proc/%d/sched (%s)", key, pid,
+		      strerror(-ret));
 	return v;
 }
 
@@ -210,14 +195,6 @@ void sl_add_tcase(Suite *s, const TTest *fn, const char *name)
 	test_names[nr_tests++] = name;
 }
 
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 /*
  * Every test (or only CK_RUN_CASE's, as Check itself does), one at a time,
  * each followed by its duration on the guest's monotonic clock.  Check's
@@ -238,10 +215,10 @@ int main(void)
 
 		if (only && *only && strcmp(only, test_names[i]))
 			continue;
-		t0 = now_us();
+		t0 = sl_now_us();
 		srunner_run(sr, suite_fixture.name, test_names[i], CK_SILENT);
 		fflush(stdout);
-		printf("TIME %s %lld\n", test_names[i], now_us() - t0);
+		printf("TIME %s %lld\n", test_names[i], sl_now_us() - t0);
 		fflush(stdout);
 		ran++;
 	}

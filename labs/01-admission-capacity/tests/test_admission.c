@@ -2,272 +2,329 @@
 /*
  * Lab 1: SCHED_DEADLINE admission control sums CPU capacities.
  *
- * Each test makes children SCHED_DEADLINE one by one and compares what the
- * kernel admits with what a capacity sum allows:
+ * A root domain of capacity C (the sum of its active CPUs' capacities,
+ * the biggest CPU being 1024) admits SCHED_DEADLINE bandwidth (runtime /
+ * period, summed over its tasks) up to
  *
- *	total bandwidth <= sum(cpu_capacity) / 1024 * rt_runtime / rt_period
+ *	C / 1024 * sched_rt_runtime_us / sched_rt_period_us
  *
- * in the kernel's fixed point (BW_SHIFT = 20).  Counting CPUs instead
- * admits more on an asymmetric machine; every test is built so that the
- * two give different answers there.  The capacities and the rt limits are
- * read from sysfs and procfs, never assumed.
+ * in the kernel's fixed point (BW_SHIFT = 20: 1 << 20 is a whole CPU).
+ * Each test fills a root domain to half a capacity unit below that limit,
+ * all of which must be admitted, then asks for one unit more, which must
+ * be refused.  Half a unit is 1/2048 of a big CPU: far above the kernel's
+ * rounding (1/1048576 of a period) and far below any counting error (a
+ * CPU counted instead of its capacity is hundreds of units).  Counting
+ * CPUs instead admits more on an asymmetric machine; every test is built
+ * so that the two give different answers there.
+ *
+ * The tasks are sleeping children made SCHED_DEADLINE from here; admission
+ * asks the root domain of the CPU the task last ran on, so each child
+ * first runs on a chosen CPU.  Their period is 2^20 x 100 ns, which makes
+ * every bandwidth b exactly a runtime of b x 100 ns.  The capacities and
+ * the rt limits are read from sysfs and procfs, never assumed; each test
+ * starts once the kit's debugfs file (deadline.h) shows that the tasks of
+ * the one before have given their bandwidth back.
  */
-#include "schedlab.h"
+#include "cgroup.h"
+#include "deadline.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
+#include <string.h>
 #include <unistd.h>
 
-#define MAX_TASKS 32
-#define PERIOD (100 * NSEC_PER_MSEC)
-#define HALF (50 * NSEC_PER_MSEC)
-#define PART "/sys/fs/cgroup/lab01"
+#define PERIOD		(SL_BW_UNIT * 100)	/* ns: bandwidth b is b x 100 ns */
+#define MAX_TASKS	16
+#define PART		"lab01"
+#define CPU_SYSFS	"/sys/devices/system/cpu"
 
-static pid_t pids[MAX_TASKS];
-static int nr_pids;
+static struct sl_child tasks[MAX_TASKS];
+static int nr_tasks, nr_cpus;
+static unsigned long cap[SL_MAX_CPUS];
 
-/* Fixed-point bandwidth of runtime/period, as the kernel's to_ratio(). */
-static uint64_t bw(uint64_t runtime, uint64_t period)
+/* ---- the kernel's arithmetic --------------------------------------------- */
+
+/* What a root domain of capacity @c may hold: cap_scale(dl_b->bw, c). */
+static uint64_t limit_bw(unsigned long c)
 {
-	return (runtime << 20) / period;
+	uint64_t rt = sl_to_ratio(sl_rt_period_us() * NSEC_PER_USEC,
+				  sl_rt_runtime_us() * NSEC_PER_USEC);
+
+	return (rt * c) >> 10;
 }
 
-/* The bandwidth a root domain of capacity @cap may hold. */
-static uint64_t limit_bw(unsigned long cap)
+/* Half a capacity unit: the precision every test asks for. */
+static uint64_t half_unit(void)
 {
-	uint64_t rt = bw(sl_rt_runtime_us(), sl_rt_period_us());
-
-	return (rt * cap) >> 10;
+	return limit_bw(1) / 2 ?: 1;
 }
 
+static double cpus(uint64_t bw)
+{
+	return (double)bw / SL_BW_UNIT;
+}
+
+/* The capacity of the CPUs @first..@last, as sysfs had it at the start. */
 static unsigned long capacity_of(int first, int last)
 {
 	unsigned long sum = 0;
 
 	for (int i = first; i <= last; i++)
-		sum += sl_cpu_capacity(i);
+		sum += cap[i];
 	return sum;
 }
 
-/*
- * A child that joins cgroup @cg (if any), makes itself SCHED_DEADLINE
- * runtime/period and then sleeps.  Returns sched_setattr's result.
- */
-static int dl_child(const char *cg, uint64_t runtime, uint64_t period)
+/* ---- sleeping children on a chosen CPU ----------------------------------- */
+
+struct sleeper_arg {
+	const char *grp;
+	int cpu;
+};
+
+static void sleeper(const void *arg, void *res)
 {
-	int fd[2], ret = -EIO;
-	pid_t pid;
+	const struct sleeper_arg *a = arg;
+	cpu_set_t all;
+	char step[64];
+	int ret;
 
-	ck_assert_int_lt(nr_pids, MAX_TASKS);
-	ck_assert_int_eq(pipe(fd), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		char path[128];
-
-		close(fd[0]);
-		if (cg) {
-			snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-			ret = sl_write_str(path, "0");
-		}
-		if (!cg || ret == 0)
-			ret = sl_set_dl(0, runtime, period, period);
-		if (write(fd[1], &ret, sizeof(ret)) != sizeof(ret))
-			_exit(1);
-		for (;;)
-			pause();
+	if (a->grp) {
+		ret = sl_cg_move(a->grp, 0);
+		if (ret)
+			sl_child_fail("joining the cpuset partition", ret);
 	}
-	close(fd[1]);
-	pids[nr_pids++] = pid;
-	if (read(fd[0], &ret, sizeof(ret)) != sizeof(ret))
-		ret = -EIO;
-	close(fd[0]);
-	return ret;
+	snprintf(step, sizeof(step), "running on CPU %d", a->cpu);
+	ret = sl_pin(0, a->cpu);
+	if (ret || sched_getcpu() != a->cpu)
+		sl_child_fail(step, ret ?: -EAGAIN);
+	/* SCHED_DEADLINE refuses an affinity smaller than the root domain. */
+	memset(&all, 0xff, sizeof(all));
+	if (sched_setaffinity(0, sizeof(all), &all))
+		sl_child_fail("widening its affinity", -errno);
+	sl_child_ready();
+	for (;;)
+		pause();
 }
 
-/* Start 50/100 ms tasks until one is refused; returns how many were admitted. */
-static int fill(const char *cg)
+/* A sleeping child that last ran on @cpu, in group @grp (NULL: the root). */
+static pid_t new_task(const char *grp, int cpu)
 {
-	int n = 0, ret;
+	struct sleeper_arg a = { .grp = grp, .cpu = cpu };
+	struct sl_child *c = &tasks[nr_tasks];
 
-	while ((ret = dl_child(cg, HALF, PERIOD)) == 0)
-		n++;
-	ck_assert_msg(ret == -EBUSY,
-		      "sched_setattr(SCHED_DEADLINE) failed with %d, expected 0 or -EBUSY", ret);
-	return n;
+	ck_assert_int_lt(nr_tasks, MAX_TASKS);
+	sl_child_start(c, sleeper, &a, sizeof(struct sl_report));
+	nr_tasks++;
+	sl_child_wait_ready(c);
+	return c->pid;
 }
 
-static void restore_defaults(void);
+/* Give @pid SCHED_DEADLINE bandwidth @bw; 0 or -errno. */
+static int set_bw(pid_t pid, uint64_t bw)
+{
+	return sl_set_dl(pid, bw * 100, PERIOD, PERIOD);
+}
+
+static void kill_tasks(void)
+{
+	for (int i = 0; i < nr_tasks; i++)
+		sl_child_kill(&tasks[i]);
+	nr_tasks = 0;
+}
+
+/* ---- filling a root domain ------------------------------------------------ */
 
 /*
- * Admit as many 50/100 ms tasks as capacity @cap holds, each of which
- * must be admitted; returns how many.
+ * Admit @amount of bandwidth in new tasks on @cpu (in @grp), in as few
+ * tasks as can hold it, each with room to grow by a capacity unit (none
+ * is tiny: a deadline task with a few microseconds of runtime can be
+ * throttled in the middle of exiting, and 6.1 then never gives its
+ * bandwidth back).  Fails the test if any is refused; returns the last
+ * task, which holds *@last_bw.
  */
-static int admit_capacity(unsigned long cap)
+static pid_t fill(const char *grp, int cpu, uint64_t amount, uint64_t *last_bw,
+		  const char *what)
 {
-	int n = limit_bw(cap) / bw(HALF, PERIOD);
+	uint64_t most = SL_BW_UNIT - SL_BW_UNIT / 64, done = 0, each;
+	int n = (amount + most - 1) / most;
+	pid_t pid = 0;
 
+	each = amount / n;
 	for (int i = 0; i < n; i++) {
-		int ret = dl_child(NULL, HALF, PERIOD);
+		uint64_t bw = i < n - 1 ? each : amount - done;
+		int ret;
 
-		ck_assert_msg(ret == 0, "task %d of %d (50/100 ms, capacity %lu) was refused: %d",
-			      i + 1, n, cap, ret);
+		pid = new_task(grp, cpu);
+		ret = set_bw(pid, bw);
+		ck_assert_msg(ret == 0,
+			      "%s: a task of %.4f CPU was refused (%s) after %.4f CPU had been admitted, of %.4f that must fit",
+			      what, cpus(bw), strerror(-ret), cpus(done), cpus(amount));
+		done += bw;
+		*last_bw = bw;
 	}
-	return n;
+	return pid;
 }
 
-static void reap_all(void)
+/*
+ * The root domain of @cpu (in @grp) must admit @free more bandwidth, to
+ * half a capacity unit: @free less half a unit is admitted, then growing
+ * the last task by a whole unit more is refused.  @why names the
+ * capacity behind @free.
+ */
+static void expect_free(const char *grp, int cpu, uint64_t free, const char *what,
+			const char *why)
 {
-	sl_reap(pids, nr_pids);
-	nr_pids = 0;
+	uint64_t h = half_unit(), bw;
+	pid_t last;
+	int ret;
+
+	ck_assert_msg(free > h, "%s: no room for this test (%.4f CPU free)", what, cpus(free));
+	last = fill(grp, cpu, free - h, &bw, what);
+	ret = set_bw(last, bw + 2 * h);
+	ck_assert_msg(ret == -EBUSY,
+		      "%s: after %.4f CPU of bandwidth, a further %.4f (one capacity unit) was admitted (%d); %s admits only %.4f",
+		      what, cpus(free - h), cpus(2 * h), ret, why, cpus(free));
 }
 
+/* What a limit is made of, for the messages: capacity @c of @n CPUs. */
+static const char *why_cap(char *buf, size_t len, unsigned long c, int n)
+{
+	snprintf(buf, len, "capacity %lu at %ld%% (counting its %d CPUs as 1024 each would admit %.4f)",
+		 c, sl_rt_runtime_us() * 100 / sl_rt_period_us(), n,
+		 cpus(limit_bw(n * 1024UL)));
+	return buf;
+}
+
+/* ---- CPUs going offline --------------------------------------------------- */
+
+/* Write @on to cpuN/online; 0 or -errno. */
+static int cpu_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), CPU_SYSFS "/cpu%d/online", cpu);
+	return sl_write_str(path, on ? "1" : "0");
+}
+
+/* ---- the tests ------------------------------------------------------------- */
+
+/* The whole machine, asked by a task on each CPU in turn. */
 START_TEST(test_admits_capacity_sum)
 {
-	unsigned long cap = capacity_of(0, sl_nr_cpus() - 1);
-	int want = limit_bw(cap) / bw(HALF, PERIOD);
-	int got = fill(NULL);
+	unsigned long c = capacity_of(0, nr_cpus - 1);
+	char what[64], why[128];
 
-	reap_all();
-	ck_assert_msg(got == want,
-		      "admitted %d tasks of 50/100 ms; a capacity sum of %lu admits %d (counting %d CPUs would admit %d)",
-		      got, cap, want, sl_nr_cpus(),
-		      (int)(limit_bw(sl_nr_cpus() * 1024UL) / bw(HALF, PERIOD)));
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		snprintf(what, sizeof(what), "asked from CPU %d (capacity %lu)", cpu, cap[cpu]);
+		expect_free(NULL, cpu, limit_bw(c), what, why_cap(why, sizeof(why), c, nr_cpus));
+		kill_tasks();
+		sl_wait_dl_idle();
+	}
 }
 END_TEST
 
 START_TEST(test_follows_rt_runtime)
 {
-	unsigned long cap = capacity_of(0, sl_nr_cpus() - 1);
-	char val[32];
-	int want, got;
+	unsigned long c = capacity_of(0, nr_cpus - 1);
+	char val[32], why[128];
 
-	/* 60% of the period: a capacity sum and a CPU count differ here. */
+	/* 60% of the period: the limit moves with it. */
 	snprintf(val, sizeof(val), "%ld", sl_rt_period_us() * 6 / 10);
 	ck_assert_msg(sl_write_str("/proc/sys/kernel/sched_rt_runtime_us", val) == 0,
 		      "cannot set sched_rt_runtime_us to %s", val);
-	want = limit_bw(cap) / bw(HALF, PERIOD);
-	got = fill(NULL);
-	restore_defaults();
-	ck_assert_msg(got == want,
-		      "with sched_rt_runtime_us=%s, admitted %d tasks of 50/100 ms; capacity sum %lu admits %d",
-		      val, got, cap, want);
+	expect_free(NULL, sl_slowest_cpu(), limit_bw(c), "with sched_rt_runtime_us at 60%",
+		    why_cap(why, sizeof(why), c, nr_cpus));
 }
 END_TEST
 
+/* Growing an admitted task is checked against what is left, with its own
+ * bandwidth given back first. */
 START_TEST(test_increase_refused)
 {
-	unsigned long cap = capacity_of(0, sl_nr_cpus() - 1);
-	uint64_t free_bw, runtime;
-	int n = admit_capacity(cap), ret;
+	unsigned long c = capacity_of(0, nr_cpus - 1);
+	uint64_t limit = limit_bw(c), h = half_unit(), quarter = SL_BW_UNIT / 4, bw;
+	pid_t grower = new_task(NULL, 0);
+	int ret, over, fits;
 
-	/* Grow task 0 by just more than what is left under the capacity sum. */
-	free_bw = limit_bw(cap) - n * bw(HALF, PERIOD);
-	runtime = HALF + ((free_bw * PERIOD) >> 20) + NSEC_PER_MSEC;
-	ck_assert_msg(runtime <= PERIOD, "topology leaves no room for this test");
-	ret = sl_set_dl(pids[0], runtime, PERIOD, PERIOD);
-	reap_all();
-	ck_assert_msg(ret == -EBUSY,
-		      "growing an admitted task from 50 to %llu ms of 100 ms exceeds capacity %lu, but sched_setattr returned %d, not -EBUSY",
-		      (unsigned long long)(runtime / NSEC_PER_MSEC), cap, ret);
+	/* A quarter of a CPU, and others up to half a CPU below the limit. */
+	ret = set_bw(grower, quarter);
+	ck_assert_msg(ret == 0, "a task of 0.25 CPU was refused (%d)", ret);
+	fill(NULL, 0, limit - quarter - SL_BW_UNIT / 2, &bw, "filling the machine");
+	/* Growing by half a CPU fills it exactly: try half a unit more, then less. */
+	over = set_bw(grower, quarter + SL_BW_UNIT / 2 + h);
+	fits = set_bw(grower, quarter + SL_BW_UNIT / 2 - h);
+	ck_assert_msg(over == -EBUSY,
+		      "growing an admitted task from 0.25 to %.4f CPU puts the machine half a capacity unit over what capacity %lu admits (%.4f), but sched_setattr() returned %d, not -EBUSY",
+		      cpus(quarter + SL_BW_UNIT / 2 + h), c, cpus(limit), over);
+	ck_assert_msg(fits == 0,
+		      "growing an admitted task from 0.25 to %.4f CPU leaves the machine half a capacity unit under what capacity %lu admits (%.4f), but was refused (%d)",
+		      cpus(quarter + SL_BW_UNIT / 2 - h), c, cpus(limit), fits);
 }
 END_TEST
 
+/* Shrinking a task gives back exactly the difference. */
 START_TEST(test_decrease_frees_bandwidth)
 {
-	unsigned long cap = capacity_of(0, sl_nr_cpus() - 1);
-	uint64_t small = 20 * NSEC_PER_MSEC, free_bw, runtime;
-	int n = admit_capacity(cap), shrink, fits, over;
+	unsigned long c = capacity_of(0, nr_cpus - 1);
+	uint64_t limit = limit_bw(c), h = half_unit(), bw;
+	pid_t first;
+	char why[128];
+	int ret;
 
-	/* Shrink one task, then exactly fill what that gave back ... */
-	shrink = sl_set_dl(pids[0], small, PERIOD, PERIOD);
-	free_bw = limit_bw(cap) - (n - 1) * bw(HALF, PERIOD) - bw(small, PERIOD);
-	runtime = ((free_bw * PERIOD) >> 20) - 100 * NSEC_PER_USEC;
-	fits = dl_child(NULL, runtime, PERIOD);
-	/*
-	 * ... after which not even 0.2 ms more may be admitted.  The margins
-	 * are a tenth of a millisecond: well above the kernel's rounding
-	 * (2^-20 of a period) and below what one unit of capacity per CPU
-	 * is worth (4/1024 x 95% of 100 ms = 0.37 ms).
-	 */
-	over = dl_child(NULL, 200 * NSEC_PER_USEC, PERIOD);
-	reap_all();
-	ck_assert_msg(shrink == 0, "shrinking an admitted task to 20/100 ms failed: %d", shrink);
-	ck_assert_msg(fits == 0,
-		      "after the shrink, a %llu us/100 ms task fits capacity %lu but was refused (%d)",
-		      (unsigned long long)(runtime / NSEC_PER_USEC), cap, fits);
-	ck_assert_msg(over == -EBUSY,
-		      "capacity %lu is full, yet a further 0.2/100 ms task was admitted (%d)",
-		      cap, over);
+	/* Full to half a unit, the first task holding a whole CPU ... */
+	first = new_task(NULL, 0);
+	ret = set_bw(first, SL_BW_UNIT);
+	ck_assert_msg(ret == 0, "a task of 1 CPU was refused (%d)", ret);
+	fill(NULL, 0, limit - SL_BW_UNIT - h, &bw, "filling the machine");
+	/* ... which then shrinks to a fifth. */
+	ret = set_bw(first, SL_BW_UNIT / 5);
+	ck_assert_msg(ret == 0, "shrinking an admitted task from 1 to 0.2 CPU failed (%d)", ret);
+	snprintf(why, sizeof(why), "shrinking a task by 0.8 CPU on a full machine (capacity %lu)", c);
+	expect_free(NULL, 0, SL_BW_UNIT - SL_BW_UNIT / 5 + h, "after the shrink", why);
 }
 END_TEST
 
-/*
- * A cgroup v2 cpuset partition makes its CPUs a root domain of their own;
- * what is left forms another.  @first..@last are the partition's CPUs.
- */
-static void make_partition(int first, int last)
-{
-	char cpus[32];
-
-	ck_assert_int_eq(sl_write_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpuset"), 0);
-	ck_assert(mkdir(PART, 0755) == 0 || errno == EEXIST);
-	snprintf(cpus, sizeof(cpus), "%d-%d", first, last);
-	ck_assert_int_eq(sl_write_str(PART "/cpuset.cpus", cpus), 0);
-	ck_assert_msg(sl_write_str(PART "/cpuset.cpus.partition", "root") == 0,
-		      "cannot make CPUs %s a root partition", cpus);
-}
-
-static void remove_partition(void)
-{
-	reap_all();
-	sl_write_str(PART "/cpuset.cpus.partition", "member");
-	rmdir(PART);
-}
-
-/* The CPUs of the lowest (@big = 0) or highest capacity: a contiguous range. */
+/* The CPUs of the lowest (@big = 0) or highest capacity: a range at one end. */
 static void cpus_of(int big, int *first, int *last)
 {
 	unsigned long want = big ? sl_max_capacity() : sl_min_capacity();
 
 	*first = -1;
-	for (int i = 0; i < sl_nr_cpus(); i++) {
-		if (sl_cpu_capacity(i) != want)
+	for (int i = 0; i < nr_cpus; i++) {
+		if (cap[i] != want)
 			continue;
 		if (*first < 0)
 			*first = i;
 		*last = i;
 	}
-	ck_assert_msg(*first >= 0 && *last < sl_nr_cpus() - 1 + big &&
-		      (*first == 0 || *last == sl_nr_cpus() - 1),
+	ck_assert_msg(*first >= 0 && *last < nr_cpus - 1 + big &&
+		      (*first == 0 || *last == nr_cpus - 1),
 		      "expected the %s CPUs to be a range at one end", big ? "big" : "little");
 }
 
+/*
+ * A cgroup v2 cpuset partition of the little (or the big) CPUs is a root
+ * domain of its own, and so are the other CPUs: each admits what its own
+ * capacity allows.
+ */
 static void check_partition(int big)
 {
-	int first = 0, last = 0, n = sl_nr_cpus();
+	int first = 0, last = 0, out = 0;
 	unsigned long in_cap, out_cap;
-	int in_want, out_want, in_got, out_got;
+	char cpulist[16], what[96], why[128];
 
 	cpus_of(big, &first, &last);
+	out = first ? 0 : last + 1;
 	in_cap = capacity_of(first, last);
-	out_cap = capacity_of(0, n - 1) - in_cap;
-	make_partition(first, last);
-	in_want = limit_bw(in_cap) / bw(HALF, PERIOD);
-	out_want = limit_bw(out_cap) / bw(HALF, PERIOD);
-	in_got = fill(PART);
-	out_got = fill(NULL);
-	remove_partition();
-	ck_assert_msg(in_got == in_want,
-		      "partition of the %s CPUs %d-%d (capacity %lu) admitted %d tasks of 50/100 ms, expected %d",
-		      big ? "big" : "little", first, last, in_cap, in_got, in_want);
-	ck_assert_msg(out_got == out_want,
-		      "the rest of the CPUs (capacity %lu) admitted %d tasks of 50/100 ms, expected %d",
-		      out_cap, out_got, out_want);
+	out_cap = capacity_of(0, nr_cpus - 1) - in_cap;
+	snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	sl_partition_make(PART, cpulist);
+	snprintf(what, sizeof(what), "the partition of the %s CPUs %s", big ? "big" : "little",
+		 cpulist);
+	expect_free(PART, first, limit_bw(in_cap), what, why_cap(why, sizeof(why), in_cap, last - first + 1));
+	snprintf(what, sizeof(what), "the CPUs outside the partition of CPUs %s", cpulist);
+	expect_free(NULL, out, limit_bw(out_cap), what, why_cap(why, sizeof(why), out_cap, nr_cpus - (last - first + 1)));
 }
 
 START_TEST(test_partition_little)
@@ -282,19 +339,160 @@ START_TEST(test_partition_big)
 }
 END_TEST
 
-/* Before each test (and after a change): no tasks, no partition, 95%. */
-static void restore_defaults(void)
+/* An offline CPU is not active: its capacity does not count. */
+START_TEST(test_offline_cpu_not_counted)
+{
+	int off, first = 0, last = 0, ret;
+	char what[64], why[128];
+	unsigned long c;
+
+	cpus_of(0, &first, &last);
+	off = last ? last : first + 1;	/* a little CPU, not CPU 0 */
+	c = capacity_of(0, nr_cpus - 1) - cap[off];
+	ret = cpu_online(off, 0);
+	ck_assert_msg(ret == 0, "taking CPU %d offline failed: %s", off, strerror(-ret));
+	snprintf(what, sizeof(what), "with CPU %d (capacity %lu) offline", off, cap[off]);
+	expect_free(NULL, off ? 0 : 1, limit_bw(c), what, why_cap(why, sizeof(why), c, nr_cpus - 1));
+}
+END_TEST
+
+/*
+ * Taking a CPU offline is refused while the other CPUs cannot hold what
+ * is admitted; allowed once they can.
+ */
+START_TEST(test_offline_refused_when_full)
+{
+	int off = sl_fastest_cpu(), ret;
+	unsigned long rest = capacity_of(0, nr_cpus - 1) - cap[off];
+	uint64_t h = half_unit(), hold = limit_bw(rest) + h, bw;
+	pid_t last;
+
+	last = fill(NULL, 0, hold, &bw, "filling the machine");
+	ret = cpu_online(off, 0);
+	ck_assert_msg(ret == -EBUSY,
+		      "with %.4f CPU of bandwidth admitted, the CPUs left without CPU %d (capacity %lu) admit only %.4f, yet taking it offline returned %d, not -EBUSY",
+		      cpus(hold), off, rest, cpus(limit_bw(rest)), ret);
+	/* A unit less fits. */
+	ret = set_bw(last, bw - 2 * h);
+	ck_assert_msg(ret == 0, "shrinking an admitted task failed (%d)", ret);
+	ret = cpu_online(off, 0);
+	ck_assert_msg(ret == 0,
+		      "with %.4f CPU of bandwidth admitted, which the CPUs left without CPU %d (capacity %lu) can hold (%.4f), taking it offline failed: %s",
+		      cpus(hold - 2 * h), off, rest, cpus(limit_bw(rest)), strerror(-ret));
+}
+END_TEST
+
+/*
+ * Moving an admitted task into a cpuset partition is refused when the
+ * partition's root domain cannot hold it besides what it holds already.
+ */
+START_TEST(test_attach_refused_when_full)
+{
+	int first = 0, last = 0, ret;
+	uint64_t h = half_unit(), bw = SL_BW_UNIT / 2, in_limit, fbw;
+	char cpulist[16];
+	pid_t mover, filler;
+	unsigned long in_cap;
+
+	cpus_of(0, &first, &last);
+	in_cap = capacity_of(first, last);
+	in_limit = limit_bw(in_cap);
+	snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	sl_partition_make(PART, cpulist);
+	/* Half a CPU outside the partition ... */
+	mover = new_task(NULL, last + 1);
+	ret = set_bw(mover, bw);
+	ck_assert_msg(ret == 0, "a task of 0.5 CPU outside the partition was refused (%d)", ret);
+	/* ... and inside it all but half a CPU, and half a unit over. */
+	filler = fill(PART, first, in_limit - bw + h, &fbw, "filling the partition");
+	ret = sl_cg_move(PART, mover);
+	ck_assert_msg(ret == -EBUSY,
+		      "moving a task of %.4f CPU into the partition of CPUs %s (capacity %lu, admits %.4f), which holds %.4f already, returned %d, not -EBUSY",
+		      cpus(bw), cpulist, in_cap, cpus(in_limit), cpus(in_limit - bw + h), ret);
+	ret = set_bw(filler, fbw - 2 * h);
+	ck_assert_msg(ret == 0, "shrinking a task in the partition failed (%d)", ret);
+	ret = sl_cg_move(PART, mover);
+	ck_assert_msg(ret == 0,
+		      "moving a task of %.4f CPU into the partition of CPUs %s (capacity %lu, admits %.4f), which holds %.4f, failed: %s",
+		      cpus(bw), cpulist, in_cap, cpus(in_limit), cpus(in_limit - bw - h),
+		      strerror(-ret));
+}
+END_TEST
+
+/* A SCHED_FIFO task that spins on @cpu until killed. */
+static void rt_spinner(const void *arg, void *res)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+	int cpu = *(const int *)arg;
+
+	if (sl_pin(0, cpu))
+		sl_child_fail("pinning itself", -errno);
+	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+		sl_child_fail("becoming SCHED_FIFO", -errno);
+	sl_child_ready();
+	for (;;)
+		;
+}
+
+/*
+ * The capacity that counts is the CPU's original one: RT pressure, which
+ * lowers what the fair class may use of a CPU (capacity_of()), does not
+ * change what SCHED_DEADLINE admits.
+ */
+START_TEST(test_rt_pressure_not_counted)
+{
+	unsigned long c = capacity_of(0, nr_cpus - 1);
+	int busy = sl_fastest_cpu();
+	struct sl_child rt;
+	char what[80], why[128];
+
+	sl_child_start(&rt, rt_spinner, &busy, sizeof(struct sl_report));
+	sl_child_wait_ready(&rt);
+	/*
+	 * 200 ms of RT load: its PELT signal (32 ms half-life) is then over
+	 * 98% of the CPU, and the load balancer, which runs every few ticks
+	 * on a busy CPU, has lowered that CPU's capacity_of() to match.
+	 */
+	usleep(200 * 1000);
+	snprintf(what, sizeof(what), "while a SCHED_FIFO task keeps CPU %d busy", busy);
+	expect_free(NULL, 0, limit_bw(c), what, why_cap(why, sizeof(why), c, nr_cpus));
+	sl_child_kill(&rt);
+}
+END_TEST
+
+/*
+ * After each test, and before one (a failed test skips its own clean-up):
+ * no tasks and, once they have given their bandwidth back (at their 0-lag
+ * time), no partition, every CPU online, 95%.  In that order: 6.1 rebuilds
+ * a root domain's bandwidth from the deadline tasks alive when a
+ * partition goes or a CPU comes back, and one that gives its own back
+ * afterwards makes the sum negative.
+ */
+static void cleanup(void)
 {
 	char val[32];
 
-	remove_partition();
+	kill_tasks();
+	sl_wait_dl_idle();
+	sl_partition_remove(PART);
+	for (int cpu = 1; cpu < SL_MAX_CPUS; cpu++)
+		cpu_online(cpu, 1);
 	snprintf(val, sizeof(val), "%ld", sl_rt_period_us() * 95 / 100);
 	sl_write_str("/proc/sys/kernel/sched_rt_runtime_us", val);
 }
 
+static void setup(void)
+{
+	cleanup();
+	nr_cpus = sl_nr_cpus();
+	ck_assert_int_le(nr_cpus, SL_MAX_CPUS);
+	for (int i = 0; i < nr_cpus; i++)
+		cap[i] = sl_cpu_capacity(i);
+}
+
 Suite *lab_suite(void)
 {
-	Suite *s = sl_suite("lab01", restore_defaults, NULL);
+	Suite *s = sl_suite("lab01", setup, cleanup);
 
 	sl_add_test(s, test_admits_capacity_sum);
 	sl_add_test(s, test_follows_rt_runtime);
@@ -302,5 +500,9 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_decrease_frees_bandwidth);
 	sl_add_test(s, test_partition_little);
 	sl_add_test(s, test_partition_big);
+	sl_add_test(s, test_offline_cpu_not_counted);
+	sl_add_test(s, test_offline_refused_when_full);
+	sl_add_test(s, test_attach_refused_when_full);
+	sl_add_test(s, test_rt_pressure_not_counted);
 	return s;
 }

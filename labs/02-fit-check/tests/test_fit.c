@@ -3,200 +3,392 @@
  * Lab 2: a waking SCHED_DEADLINE task goes to a free CPU that fits it.
  *
  * Each test starts a task on a CPU chosen to be wrong, lets it sleep and
- * wake up WAKEUPS times and checks the CPU it runs on after every wakeup.
- * A task "fits" a CPU when runtime / deadline x 1024 <= the CPU's
- * capacity.  The suite runs on three capacity tiers (TOPOLOGY=three-tier:
- * 256 512 1024 1024), the only way to tell "the slowest CPU that fits"
- * from "any CPU that fits" and "the fastest CPU when none fits" from
- * "the slowest one".
+ * wake up, and checks the CPU it runs on after every wakeup.  A task
+ * "fits" a CPU when its demand, runtime / deadline x 1024 (or, when that
+ * is lower, its remaining runtime over the time left to its scheduling
+ * deadline), is at most the CPU's capacity.  The suite runs on three
+ * capacity tiers (TOPOLOGY=three-tier: 256 512 1024 1024), the only way to
+ * tell "the slowest CPU that fits" from "any CPU that fits" and "the
+ * fastest CPU when none fits" from "the slowest one".
  *
- * Not statistical: every wakeup must be right.  With no other -deadline
- * task in the system every CPU is free, and cpudl_find() leaves exactly
- * the expected CPUs in later_mask, so find_later_rq() can only return one
- * of them, however slow the emulation (TCG) is.  The period is long (1 s)
- * so that the sleeps, even when emulation stretches them, barely change
- * the remaining-runtime demand of a woken task (runtime left / time to
- * the deadline); the demands below keep a wide margin to every capacity.
+ * Not statistical: every wakeup must be right.  The free CPUs are known
+ * (every CPU but those the test keeps busy with SCHED_DEADLINE hogs, which
+ * never throttle within a test), and cpudl_find() leaves exactly the
+ * expected CPUs in later_mask, so find_later_rq() can only return one of
+ * them.  The task's demand must be known too: each sleep (33 ms) outlasts
+ * the task's deadline (30 ms), so that at the wakeup runtime / deadline is
+ * its demand, and the task checks that it was (placement.h: the wakeup
+ * gave it a new instance).  Under emulation (TCG) a host that stalls a
+ * busy emulated CPU makes the guest count the stall as run time; a task
+ * whose runtime runs out that way gets its deadline moved ahead by whole
+ * periods, and may wake up before it with little runtime left, a lower
+ * demand.  Such a wakeup is not counted; a run with none counted is
+ * repeated.  The demands keep a wide margin to every capacity, except in
+ * the two tests about the boundary itself, whose demands are exact.
  *
  * SCHED_DEADLINE tasks may not have an affinity smaller than their root
  * domain (sched_setattr() and sched_setaffinity() refuse), so the tests
  * about affinity put the task in a cgroup v2 cpuset partition, which is a
  * root domain of its own.
  */
+#include "cgroup.h"
 #include "placement.h"
+#include "trace.h"
 
 #include <stdio.h>
+#include <string.h>
 
-#define PERIOD		(1000 * NSEC_PER_MSEC)
-#define WAKEUPS		20
-#define SLEEP_US	2000
+#define DEADLINE	(30 * NSEC_PER_MSEC)
+#define WAKEUPS		5
+#define SLEEP_US	33000	/* longer than DEADLINE */
 #define PARTITION	"lab02"
 
+enum tier { SLOW, MID, FAST, NR_TIERS };
+static const char *const tier_name[] = { "slowest", "middle", "fastest" };
+
 struct tiers {
-	int slow, mid, fast;	/* one CPU of each tier */
-	unsigned long cap_slow, cap_mid, cap_fast;
+	int cpu[NR_TIERS];		/* one CPU of each tier */
+	unsigned long cap[NR_TIERS];
 };
 
 /* Three capacity tiers, read from sysfs. */
 static void get_tiers(struct tiers *t)
 {
-	t->slow = pl_slowest_cpu();
-	t->fast = pl_fastest_cpu();
-	t->cap_slow = sl_cpu_capacity(t->slow);
-	t->cap_fast = sl_cpu_capacity(t->fast);
-	t->mid = -1;
+	t->cpu[SLOW] = sl_slowest_cpu();
+	t->cpu[FAST] = sl_fastest_cpu();
+	t->cpu[MID] = -1;
 	for (int i = 0; i < sl_nr_cpus(); i++) {
 		unsigned long c = sl_cpu_capacity(i);
 
-		if (c > t->cap_slow && c < t->cap_fast &&
-		    (t->mid < 0 || c < sl_cpu_capacity(t->mid)))
-			t->mid = i;
+		if (c > sl_cpu_capacity(t->cpu[SLOW]) && c < sl_cpu_capacity(t->cpu[FAST]) &&
+		    (t->cpu[MID] < 0 || c < sl_cpu_capacity(t->cpu[MID])))
+			t->cpu[MID] = i;
 	}
-	ck_assert_msg(t->mid >= 0,
+	ck_assert_msg(t->cpu[MID] >= 0,
 		      "this test needs three capacity tiers (TOPOLOGY=three-tier), the CPUs have only %lu and %lu",
-		      t->cap_slow, t->cap_fast);
-	t->cap_mid = sl_cpu_capacity(t->mid);
+		      sl_cpu_capacity(t->cpu[SLOW]), sl_cpu_capacity(t->cpu[FAST]));
+	for (int i = 0; i < NR_TIERS; i++)
+		t->cap[i] = sl_cpu_capacity(t->cpu[i]);
 }
 
-/* A runtime whose demand (capacity units) is @cap over PERIOD. */
-static uint64_t runtime_for(unsigned long cap)
+/* Demands, in capacity units, between (or at) the tiers. */
+enum demand {
+	SMALL,		/* well below the slowest tier */
+	MEDIUM,		/* between the slowest and the middle tier */
+	LARGE,		/* between the middle and the fastest tier */
+	AT_MID,		/* exactly the middle tier's capacity */
+	ABOVE_MID,	/* one unit more */
+	BELOW_MID,	/* 2% less */
+};
+
+static unsigned long demand_of(enum demand d, const struct tiers *t)
 {
-	return PERIOD * cap / SL_CAPACITY_SCALE;
-}
-
-/* Run @spec and check that every wakeup is on a CPU of capacity @want. */
-static void expect_capacity(const struct pl_spec *spec, unsigned long want,
-			    const char *why)
-{
-	struct pl_result res;
-	unsigned long demand = pl_demand(spec->runtime, spec->deadline);
-
-	pl_run(spec, &res);
-	for (int i = 0; i < res.n; i++) {
-		unsigned long cap = sl_cpu_capacity(res.cpu[i]);
-
-		ck_assert_msg(cap == want,
-			      "wakeup %d of %d: the task (demand %lu, started on CPU %d) ran on CPU %d of capacity %lu; expected a CPU of capacity %lu (%s)",
-			      i + 1, res.n, demand, spec->start_cpu, res.cpu[i],
-			      cap, want, why);
+	switch (d) {
+	case SMALL:
+		return t->cap[SLOW] * 6 / 10;
+	case MEDIUM:
+		return (t->cap[SLOW] + t->cap[MID]) / 2;
+	case LARGE:
+		return t->cap[MID] + (t->cap[FAST] - t->cap[MID]) / 5;
+	case AT_MID:
+		return t->cap[MID];
+	case ABOVE_MID:
+		return t->cap[MID] + 1;
+	default:
+		return t->cap[MID] * 49 / 50;
 	}
 }
 
-/* Run @spec and check that every wakeup is on CPU @want. */
-static void expect_cpu(const struct pl_spec *spec, int want, const char *why)
+/*
+ * The smallest runtime whose demand over @deadline is @cap: the kernel's
+ * (runtime << 20) / deadline >> 10 is then exactly @cap.
+ */
+static uint64_t runtime_for(unsigned long cap, uint64_t deadline)
 {
+	return (deadline * cap + SL_CAPACITY_SCALE - 1) / SL_CAPACITY_SCALE;
+}
+
+/* One placement test: a task, the CPUs it may use, the busy ones. */
+struct fit_case {
+	enum tier start;		/* where it becomes SCHED_DEADLINE */
+	enum demand demand;
+	uint64_t deadline, period;	/* 0: DEADLINE */
+	unsigned int sleep_us;		/* 0: SLEEP_US */
+	unsigned int partition;		/* tiers (bits) of a cpuset partition */
+	unsigned int busy;		/* tiers (bits) kept busy */
+	enum tier expect;		/* where every wakeup must run */
+	const char *why;
+};
+
+#define BIT(t)	(1U << (t))
+
+/* The placement trace (the report's timeline) of the task and the hogs. */
+static void dump_trace(pid_t task, const pid_t *hogs, int n)
+{
+	pid_t pids[SL_MAX_CPUS + 1] = { task };
+
+	if (n)
+		memcpy(pids + 1, hogs, n * sizeof(*hogs));
+	sl_trace_dump(tcase_name(), pids, n + 1);
+}
+
+/*
+ * After a test, and before one (a failed test skips its own clean-up):
+ * once the test's tasks have given their bandwidth back (at their 0-lag
+ * time), no partition.  In that order: 6.1 rebuilds a root domain's
+ * bandwidth from the deadline tasks alive, and one that gives its own
+ * back afterwards makes the sum negative.
+ */
+static void cleanup(void)
+{
+	sl_wait_dl_idle();
+	sl_partition_remove(PARTITION);
+}
+
+/* One run of a case: the partition and the hogs it asks for, and the task. */
+static void run_once(const struct fit_case *fc, const struct tiers *t,
+		     struct pl_spec *spec, const char *cpus, struct pl_result *res)
+{
+	pid_t hog_pids[SL_MAX_CPUS];
+	struct sl_hogs h = { .n = 0 };
+	int traced, nhogs;
+	pid_t pid;
+
+	if (fc->partition) {
+		sl_partition_make(PARTITION, cpus);
+		spec->cgroup = PARTITION;
+	}
+	traced = sl_trace_start() == 0;
+	for (int i = 0; i < NR_TIERS; i++)
+		if (fc->busy & BIT(i))
+			sl_hogs_start(&h, t->cap[i]);
+	pl_run(spec, res, &pid);
+	for (nhogs = 0; nhogs < h.n; nhogs++)
+		hog_pids[nhogs] = h.c[nhogs].pid;
+	sl_hogs_stop(&h);
+	if (traced)
+		dump_trace(pid, hog_pids, nhogs);
+	cleanup();
+}
+
+/*
+ * Every wakeup placed on the task's static demand (pl_static_wakeup())
+ * must be on the expected CPU.  Almost all are; when a host stalled the
+ * emulated CPUs so much that none of a run's was, the run is repeated.
+ */
+#define RUNS	3
+
+static void run_case(const struct fit_case *fc)
+{
+	struct pl_spec spec = { .wakeups = WAKEUPS };
+	char cpus[32] = "", busy[32] = "", expected[48];
+	int want, counted = 0, run;
 	struct pl_result res;
-	unsigned long demand = pl_demand(spec->runtime, spec->deadline);
-
-	pl_run(spec, &res);
-	for (int i = 0; i < res.n; i++)
-		ck_assert_msg(res.cpu[i] == want,
-			      "wakeup %d of %d: the task (demand %lu, started on CPU %d) ran on CPU %d of capacity %lu; expected CPU %d of capacity %lu (%s)",
-			      i + 1, res.n, demand, spec->start_cpu, res.cpu[i],
-			      sl_cpu_capacity(res.cpu[i]), want,
-			      sl_cpu_capacity(want), why);
-}
-
-/* Demand between the middle and the top tier: fits only the big CPUs. */
-START_TEST(test_big_task_wakes_on_big_cpu)
-{
+	unsigned long demand;
 	struct tiers t;
-	struct pl_spec spec = { .deadline = PERIOD, .period = PERIOD,
-				.wakeups = WAKEUPS, .sleep_us = SLEEP_US };
 
 	get_tiers(&t);
-	spec.start_cpu = t.slow;
-	spec.runtime = runtime_for(t.cap_mid + (t.cap_fast - t.cap_mid) / 5);
-	expect_capacity(&spec, t.cap_fast,
-			"only the biggest CPUs fit it, and they are free");
+	spec.start_cpu = t.cpu[fc->start];
+	spec.dl.deadline = fc->deadline ?: DEADLINE;
+	spec.dl.period = fc->period ?: spec.dl.deadline;
+	spec.dl.runtime = runtime_for(demand_of(fc->demand, &t), spec.dl.deadline);
+	spec.sleep_us = fc->sleep_us ?: SLEEP_US;
+	demand = sl_dl_demand(&spec.dl);
+	for (int i = 0; i < NR_TIERS; i++) {
+		if (fc->partition & BIT(i))
+			snprintf(cpus + strlen(cpus), sizeof(cpus) - strlen(cpus), "%s%d",
+				 *cpus ? "," : "", t.cpu[i]);
+		if (fc->busy & BIT(i))
+			snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy), "%s%s",
+				 *busy ? " and " : "", tier_name[i]);
+	}
+	/* In a partition there is one CPU of each tier: that one. */
+	want = t.cpu[fc->expect];
+	if (fc->partition)
+		snprintf(expected, sizeof(expected), "CPU %d of capacity %lu", want,
+			 t.cap[fc->expect]);
+	else
+		snprintf(expected, sizeof(expected), "a CPU of capacity %lu", t.cap[fc->expect]);
+
+	for (run = 1; run <= RUNS && !counted; run++) {
+		run_once(fc, &t, &spec, cpus, &res);
+		for (int i = 0; i < res.n; i++) {
+			unsigned long got = sl_cpu_capacity(res.cpu[i]);
+
+			if (!pl_static_wakeup(&spec, &res, i))
+				continue;
+			counted++;
+			ck_assert_msg(fc->partition ? res.cpu[i] == want : got == t.cap[fc->expect],
+				      "wakeup %d of %d: the task (demand %lu: %.1f/%.0f ms, period %.0f ms, sleeping %.0f ms; started on CPU %d%s%s%s%s%s) ran on CPU %d of capacity %lu; expected %s: %s",
+				      i + 1, res.n, demand, spec.dl.runtime / 1e6,
+				      spec.dl.deadline / 1e6, spec.dl.period / 1e6,
+				      spec.sleep_us / 1e3, spec.start_cpu,
+				      *cpus ? ", in a partition of CPUs " : "", cpus,
+				      *busy ? "; the " : "", busy, *busy ? " CPUs busy" : "",
+				      res.cpu[i], got, expected, fc->why);
+		}
+	}
+	ck_assert_msg(counted,
+		      "inconclusive: in %d runs of %d wakeups the task never woke up into a new instance (its runtime ran out while the emulated CPU stalled, every time); the machine is too slow for this test",
+		      RUNS, WAKEUPS);
 }
-END_TEST
 
-/* Demand well below the slowest tier: the slowest CPU fits, prefer it. */
-START_TEST(test_small_task_wakes_on_slowest_cpu)
-{
-	struct tiers t;
-	struct pl_spec spec = { .deadline = PERIOD, .period = PERIOD,
-				.wakeups = WAKEUPS, .sleep_us = SLEEP_US };
+#define FIT_TEST(name, ...)						\
+	static const struct fit_case name##_case = { __VA_ARGS__ };	\
+	START_TEST(name) { run_case(&name##_case); } END_TEST
 
-	get_tiers(&t);
-	spec.start_cpu = t.fast;
-	spec.runtime = runtime_for(t.cap_slow * 6 / 10);
-	expect_capacity(&spec, t.cap_slow,
-			"every CPU fits it and a free CPU of the slowest tier is the best fit");
-}
-END_TEST
+FIT_TEST(test_big_task_wakes_on_big_cpu,
+	 .start = SLOW, .demand = LARGE, .expect = FAST,
+	 .why = "only the fastest CPUs fit it, and they are free")
 
-/* Demand between the slowest and the middle tier: the middle tier. */
-START_TEST(test_medium_task_wakes_on_slowest_fitting_cpu)
-{
-	struct tiers t;
-	struct pl_spec spec = { .deadline = PERIOD, .period = PERIOD,
-				.wakeups = WAKEUPS, .sleep_us = SLEEP_US };
+FIT_TEST(test_small_task_wakes_on_slowest_cpu,
+	 .start = FAST, .demand = SMALL, .expect = SLOW,
+	 .why = "every CPU fits it and a free CPU of the slowest tier is the best fit")
 
-	get_tiers(&t);
-	spec.start_cpu = t.fast;
-	spec.runtime = runtime_for((t.cap_slow + t.cap_mid) / 2);
-	expect_capacity(&spec, t.cap_mid,
-			"the slowest CPUs do not fit it; of those that do, the middle tier is the slowest");
-}
-END_TEST
+FIT_TEST(test_medium_task_wakes_on_slowest_fitting_cpu,
+	 .start = FAST, .demand = MEDIUM, .expect = MID,
+	 .why = "the slowest CPUs do not fit it; of those that do, the middle tier is the slowest")
+
+/* A partition of a slow and a middle CPU: nothing fits, the faster one. */
+FIT_TEST(test_misfit_task_wakes_on_fastest_cpu_of_mask,
+	 .start = SLOW, .demand = LARGE, .partition = BIT(SLOW) | BIT(MID), .expect = MID,
+	 .why = "no CPU of its cpuset partition fits it, so the fastest of them")
+
+/* A partition of a slow and a big CPU: the slowest that fits is outside. */
+FIT_TEST(test_placement_respects_affinity,
+	 .start = SLOW, .demand = MEDIUM, .partition = BIT(SLOW) | BIT(FAST), .expect = FAST,
+	 .why = "of the CPUs of its cpuset partition only this one fits it")
+
+FIT_TEST(test_demand_equal_to_capacity_fits,
+	 .start = SLOW, .demand = AT_MID, .expect = MID,
+	 .why = "a demand equal to a CPU's capacity fits that CPU")
+
+FIT_TEST(test_demand_above_capacity_does_not_fit,
+	 .start = SLOW, .demand = ABOVE_MID, .expect = FAST,
+	 .why = "a demand one unit above the middle tier's capacity does not fit it")
 
 /*
- * A partition of a slow and a middle CPU, and a task that fits neither:
- * it must go to the faster of the two (less tardiness), never the slower.
+ * runtime 60% of its 30 ms deadline, but 24% of its 75 ms period.  (A task
+ * with a deadline shorter than its period that wakes up after its deadline
+ * but before its next period waits for that period: it sleeps 80 ms.)
  */
-START_TEST(test_misfit_task_wakes_on_fastest_cpu_of_mask)
-{
-	struct tiers t;
-	struct pl_spec spec = { .cgroup = PARTITION, .deadline = PERIOD,
-				.period = PERIOD, .wakeups = WAKEUPS,
-				.sleep_us = SLEEP_US };
-	char cpus[32];
+FIT_TEST(test_fit_judged_on_deadline_not_period,
+	 .start = SLOW, .demand = LARGE, .period = 75 * NSEC_PER_MSEC, .sleep_us = 80000,
+	 .expect = FAST,
+	 .why = "the demand is runtime / deadline, not runtime / period")
 
-	get_tiers(&t);
-	snprintf(cpus, sizeof(cpus), "%d,%d", t.slow, t.mid);
-	pl_make_partition(PARTITION, cpus);
-	spec.start_cpu = t.slow;
-	spec.runtime = runtime_for(t.cap_mid + (t.cap_fast - t.cap_mid) / 5);
-	expect_cpu(&spec, t.mid,
-		   "no CPU of its cpuset partition fits it, so the fastest of them");
-	pl_remove_partition(PARTITION);
-}
-END_TEST
+/* The middle CPU busy: the slowest free CPU that fits is a fast one. */
+FIT_TEST(test_slowest_free_cpu_that_fits,
+	 .start = SLOW, .demand = MEDIUM, .busy = BIT(MID), .expect = FAST,
+	 .why = "the middle tier is busy with another deadline task, so the slowest free CPU that fits is a fast one")
+
+/* Both fast CPUs busy: nothing free fits, the fastest free one. */
+FIT_TEST(test_fastest_free_cpu_when_fitting_ones_busy,
+	 .start = SLOW, .demand = LARGE, .period = 75 * NSEC_PER_MSEC, .sleep_us = 80000,
+	 .busy = BIT(FAST), .expect = MID,
+	 .why = "the CPUs that fit it are busy with other deadline tasks, so the fastest free one")
 
 /*
- * A partition of a slow and a big CPU, and a task that fits the middle
- * tier: the slowest CPU that fits in the whole system is outside the
- * partition, the big CPU is the only one that fits within it.
+ * Woken 10 ms into a 100 ms instance with nearly all its runtime left,
+ * the task needs more now (49 ms in 90: 557) than its parameters say
+ * (501): the higher remaining demand does not count.  (The kernel gives
+ * the task a new instance at such a wakeup, which is how the test knows
+ * the remaining demand was the higher one.)
  */
-START_TEST(test_placement_respects_affinity)
+FIT_TEST(test_remaining_demand_higher_judged_statically,
+	 .start = FAST, .demand = BELOW_MID, .deadline = 100 * NSEC_PER_MSEC,
+	 .sleep_us = 10000, .expect = MID,
+	 .why = "its remaining runtime over the time to its deadline is higher than runtime / deadline, so runtime / deadline is its demand")
+
+/*
+ * A task near the end of its runtime with its deadline far ahead fits a
+ * slower CPU than its parameters say.  The task (runtime 70% of a 1 s
+ * deadline: demand 716, only the fastest tier) spins on a fast CPU for
+ * 68% of the deadline, then sleeps 1 ms: it wakes up with about 2% of the
+ * deadline's worth of runtime left (20 ms) and about 31% of it (310 ms) to
+ * go, a demand near 65: the slowest tier fits it, with room for the wakeup
+ * to come hundreds of ms late.
+ *
+ * The remaining demand at the wakeup is bounded from above from the task's
+ * own /proc/self/sched read right before the sleep (placement.h): its
+ * runtime then (which can only have gone down since), its deadline, and
+ * the time it ran again after the wakeup (the wakeup was placed before).
+ * A round counts when its wakeup kept that deadline (no replenishment in
+ * between: the remaining demand was the one used, and the lower one) and
+ * the bound is within the slowest tier; a host stalling the emulated CPU
+ * can make a round not count, never wrong.  Three rounds at most.
+ */
+#define ROUNDS		3
+#define LONG_DEADLINE	(1000 * NSEC_PER_MSEC)
+
+/* The slowest tier whose capacity is at least @demand (FAST if none). */
+static enum tier fitting(const struct tiers *t, double demand)
 {
+	for (int i = SLOW; i < FAST; i++)
+		if (t->cap[i] >= demand)
+			return i;
+	return FAST;
+}
+
+START_TEST(test_remaining_demand_lower_fits_slower_cpu)
+{
+	struct pl_spec spec = { .wakeups = 1, .sleep_us = 1000 };
+	double hi = 0, left_ms = 0;
+	struct pl_result res;
+	int traced, round;
 	struct tiers t;
-	struct pl_spec spec = { .cgroup = PARTITION, .deadline = PERIOD,
-				.period = PERIOD, .wakeups = WAKEUPS,
-				.sleep_us = SLEEP_US };
-	char cpus[32];
+	pid_t pid;
 
 	get_tiers(&t);
-	snprintf(cpus, sizeof(cpus), "%d,%d", t.slow, t.fast);
-	pl_make_partition(PARTITION, cpus);
-	spec.start_cpu = t.slow;
-	spec.runtime = runtime_for((t.cap_slow + t.cap_mid) / 2);
-	expect_cpu(&spec, t.fast,
-		   "of the CPUs of its cpuset partition only this one fits it");
-	pl_remove_partition(PARTITION);
+	spec.start_cpu = t.cpu[FAST];
+	spec.dl = (struct sl_dl){ LONG_DEADLINE * 7 / 10, LONG_DEADLINE, LONG_DEADLINE };
+	spec.spin_us = LONG_DEADLINE * 68 / 100 / NSEC_PER_USEC;
+	ck_assert_msg(fitting(&t, sl_dl_demand(&spec.dl)) == FAST,
+		      "the task's demand %lu fits a slower tier: this test needs a 1024 tier above 716",
+		      sl_dl_demand(&spec.dl));
+	for (round = 1; round <= ROUNDS; round++) {
+		double placed;
+
+		traced = sl_trace_start() == 0;
+		pl_run(&spec, &res, &pid);
+		if (traced)
+			dump_trace(pid, NULL, 0);
+		cleanup();
+		/* Placed before it ran again: before woke_ms + 1 ms (whole ms). */
+		placed = (res.dl[0].woke_ms + 1) * 1e6;
+		left_ms = (res.dl[0].deadline - placed) / 1e6;
+		if (res.dl[0].deadline_after != res.dl[0].deadline || left_ms <= 0)
+			continue;
+		hi = res.dl[0].runtime / (res.dl[0].deadline - placed) * SL_CAPACITY_SCALE;
+		if (fitting(&t, hi) == SLOW)
+			break;
+	}
+	ck_assert_msg(round <= ROUNDS,
+		      "inconclusive: in %d rounds the task never woke up with a remaining demand known to fit the slowest tier (last: at most %.0f, with %.1f ms of runtime and %.0f ms to its deadline); the machine is too slow for this test",
+		      ROUNDS, hi, res.dl[0].runtime / 1e6, left_ms);
+	ck_assert_msg(sl_cpu_capacity(res.cpu[0]) == t.cap[SLOW],
+		      "the task (runtime %.0f of deadline %.0f ms: demand %lu) ran on CPU %d, slept and woke up with at most %.1f ms of runtime left and at least %.0f ms to its deadline (a demand of at most %.0f), then ran on CPU %d of capacity %lu; expected a CPU of capacity %lu: its remaining runtime over the time to its deadline is lower than runtime / deadline, so that is its demand",
+		      spec.dl.runtime / 1e6, spec.dl.deadline / 1e6, sl_dl_demand(&spec.dl),
+		      spec.start_cpu, res.dl[0].runtime / 1e6, left_ms, hi, res.cpu[0],
+		      sl_cpu_capacity(res.cpu[0]), t.cap[SLOW]);
 }
 END_TEST
 
 Suite *lab_suite(void)
 {
-	Suite *s = sl_suite("lab02", NULL, NULL);
+	Suite *s = sl_suite("lab02", cleanup, NULL);
 
 	sl_add_test(s, test_big_task_wakes_on_big_cpu);
 	sl_add_test(s, test_small_task_wakes_on_slowest_cpu);
 	sl_add_test(s, test_medium_task_wakes_on_slowest_fitting_cpu);
 	sl_add_test(s, test_misfit_task_wakes_on_fastest_cpu_of_mask);
 	sl_add_test(s, test_placement_respects_affinity);
+	sl_add_test(s, test_demand_equal_to_capacity_fits);
+	sl_add_test(s, test_demand_above_capacity_does_not_fit);
+	sl_add_test(s, test_fit_judged_on_deadline_not_period);
+	sl_add_test(s, test_slowest_free_cpu_that_fits);
+	sl_add_test(s, test_fastest_free_cpu_when_fitting_ones_busy);
+	sl_add_test(s, test_remaining_demand_higher_judged_statically);
+	sl_add_test(s, test_remaining_demand_lower_fits_slower_cpu);
 	return s;
 }

@@ -5,186 +5,124 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
+const struct sl_dl busy_dl = { BUSY_RUNTIME, BUSY_DEADLINE, BUSY_PERIOD };
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+/*
+ * The task's involuntary switches and its deadline, now: read until two
+ * reads agree, since a throttle in the middle of one would show only one
+ * of the two changed.
+ */
+static void sched_state(long long *switches, long long *deadline)
+{
+	static const char *const keys[] = { "nr_involuntary_switches", "dl.deadline" };
+	long long a[2], b[2] = { -1, -1 };
+
+	do {
+		a[0] = b[0];
+		a[1] = b[1];
+		if (sl_proc_sched_fields(getpid(), keys, b, 2))
+			sl_child_fail("reading /proc/self/sched", -ENOENT);
+	} while (a[0] != b[0] || a[1] != b[1]);
+	*switches = b[0];
+	*deadline = b[1];
 }
 
-static void child_fail(int fd, struct busy_result *res, const char *step,
-		       int err)
+static void busy_child(const void *arg, void *out)
 {
-	res->err = err ? err : -1;
-	snprintf(res->step, sizeof(res->step), "%s", step);
-	if (fd >= 0 && write(fd, res, sizeof(*res)) != sizeof(*res))
-		_exit(2);
-	_exit(1);
-}
+	const struct busy_spec *spec = arg;
+	long long switches, deadline, sw, d;
+	struct busy_result *r = out;
+	double t0, last, t;
+	int here, since = 0;
 
-/* Become a busy SCHED_DEADLINE task that starts on @cpu. */
-static void become_busy(int cpu, int fd, struct busy_result *res)
-{
-	cpu_set_t all;
-	int ret;
+	sl_child_become_dl(NULL, spec->cpu, &spec->dl);
+	here = r->start = spec->cpu;
+	sched_state(&switches, &deadline);
+	t0 = last = sl_now_ms();
+	/* Never blocks: clock_gettime() is the vDSO, getcpu() does not sleep. */
+	for (;;) {
+		int c = sched_getcpu(), throttled = 0;
 
-	ret = sl_pin(0, cpu);
-	if (ret)
-		child_fail(fd, res, "pinning to the start CPU", ret);
-	if (sched_getcpu() != cpu)
-		child_fail(fd, res, "running on the start CPU", -EAGAIN);
-	/*
-	 * SCHED_FIFO until we are SCHED_DEADLINE: with a wide affinity, a
-	 * fair task could be moved by the load balancer (misfit or idle
-	 * balance) before sched_setattr(); a running RT task is not.
-	 */
-	if (sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = 1 }))
-		child_fail(fd, res, "becoming SCHED_FIFO", -errno);
-	CPU_ZERO(&all);
-	for (int i = 0; i < sl_nr_cpus(); i++)
-		CPU_SET(i, &all);
-	if (sched_setaffinity(0, sizeof(all), &all))
-		child_fail(fd, res, "widening the affinity", -errno);
-	ret = sl_set_dl(0, BUSY_RUNTIME, BUSY_DEADLINE, BUSY_PERIOD);
-	if (ret)
-		child_fail(fd, res, "sched_setattr(SCHED_DEADLINE)", ret);
-	res->start = sched_getcpu();
-}
+		t = sl_now_ms();
+		if (t - t0 >= spec->max_ms)
+			break;
+		if (t - last > BUSY_GAP_MS || c != here) {
+			/*
+			 * Where it runs, and what it went through to get there:
+			 * a move shows with the throttle it came with, once the
+			 * CPU is the same before and after the read.
+			 */
+			int before;
 
-void busy_observe(int cpu, int ms, struct busy_result *res)
-{
-	int fds[2], status, traced;
-	ssize_t got;
-	pid_t pid;
-
-	/* Where the task ran goes into the report's timeline. */
-	traced = sl_trace_start() == 0;
-	ck_assert_int_eq(pipe(fds), 0);
-	pid = fork();
-	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		struct busy_result r = { 0 };
-		double t0, last, t;
-		int here;
-
-		close(fds[0]);
-		become_busy(cpu, fds[1], &r);
-		here = r.start;
-		t0 = last = now_ms();
-		/* Never blocks: clock_gettime() is the vDSO, getcpu() does not sleep. */
-		while ((t = now_ms()) - t0 < ms) {
-			int c = sched_getcpu();
-
-			if (t - last > 10)
-				r.throttles++;
-			last = t;
-			if (c != here && r.n < BUSY_MAX_CHANGES) {
-				r.change[r.n].ms = t - t0;
-				r.change[r.n].from = here;
-				r.change[r.n].to = c;
-				r.n++;
+			do {
+				before = sched_getcpu();
+				sched_state(&sw, &d);
+				c = sched_getcpu();
+			} while (c != before);
+			throttled = sw > switches && d != deadline;
+			if (r->checks < BUSY_MAX_CHANGES) {
+				r->check[r->checks].ms = t - t0;
+				r->check[r->checks].cpu = c;
+				r->check[r->checks].switches = sw - switches;
+				r->check[r->checks].deadline = d != deadline;
 			}
-			here = c;
+			r->checks++;
+			r->throttles += throttled;
+			since += throttled;
+			switches = sw;
+			deadline = d;
 		}
-		if (write(fds[1], &r, sizeof(r)) != sizeof(r))
-			_exit(2);
-		_exit(0);
+		last = sl_now_ms();
+		if (c != here) {
+			if (r->n < BUSY_MAX_CHANGES) {
+				r->change[r->n].ms = t - t0;
+				r->change[r->n].from = here;
+				r->change[r->n].to = c;
+				r->change[r->n].throttle = r->throttles;
+			}
+			r->n++;
+			here = c;
+			since = 0;
+		}
+		if (throttled && spec->settle && since >= spec->settle)
+			break;
 	}
-	close(fds[1]);
-	memset(res, 0, sizeof(*res));
-	got = read(fds[0], res, sizeof(*res));
-	close(fds[0]);
-	waitpid(pid, &status, 0);
+	r->ms = t - t0;
+}
+
+void busy_observe(const struct busy_spec *spec, struct busy_result *res,
+		  unsigned long hog_cap)
+{
+	int traced = sl_trace_start() == 0, n = 1;
+	pid_t pids[SL_MAX_CPUS + 1];
+	struct sl_hogs h = { .n = 0 };
+	struct sl_child c;
+
+	if (hog_cap)
+		sl_hogs_start(&h, hog_cap);
+	sl_avoid_cpu(spec->cpu);
+	sl_child_start(&c, busy_child, spec, sizeof(*res));
+	pids[0] = c.pid;
+	sl_child_wait(&c, res);
+	for (int i = 0; i < h.n; i++)
+		pids[n++] = h.c[i].pid;
+	sl_hogs_stop(&h);
+	/* Where the tasks ran goes into the report's timeline. */
 	if (traced)
-		sl_trace_dump(tcase_name(), &pid, 1);
-	ck_assert_msg(got == sizeof(*res), "the test child died without reporting (status 0x%x)",
-		      status);
-	ck_assert_msg(res->err == 0, "test setup failed while %s: error %d (%s)",
-		      res->step, res->err, strerror(-res->err));
-	ck_assert_msg(res->start == cpu,
-		      "the task was meant to start on CPU %d but ran on CPU %d right after sched_setattr()",
-		      cpu, res->start);
+		sl_trace_dump(tcase_name(), pids, n);
 }
 
-pid_t busy_spawn(int cpu)
+const char *busy_history(const struct busy_result *res, char *buf, size_t len)
 {
-	int fds[2];
-	pid_t pid;
-	char c;
+	size_t used = 0;
 
-	ck_assert_int_eq(pipe(fds), 0);
-	pid = fork();
-	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		struct busy_result r = { 0 };
-
-		close(fds[0]);
-		become_busy(cpu, -1, &r);
-		if (r.start != cpu)
-			_exit(1);
-		/* Tell the parent we are a -deadline task now, then spin. */
-		if (write(fds[1], "x", 1) != 1)
-			_exit(2);
-		close(fds[1]);
-		for (;;)
-			;
-	}
-	close(fds[1]);
-	if (read(fds[0], &c, 1) != 1) {
-		waitpid(pid, NULL, 0);
-		ck_abort_msg("the busy child could not become SCHED_DEADLINE on CPU %d",
-			     cpu);
-	}
-	close(fds[0]);
-	return pid;
-}
-
-int busy_task_cpu(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int cpu = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	/* The command name may hold spaces: count fields after its ')'. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	/* p + 2 is field 3 (state); field 39 is 36 fields further. */
-	p += 2;
-	for (int field = 3; field < 39 && p; field++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (p)
-		sscanf(p, "%d", &cpu);
-	return cpu;
-}
-
-unsigned long busy_demand(void)
-{
-	return ((BUSY_RUNTIME << 20) / BUSY_DEADLINE) >> 10;
-}
-
-int busy_slowest_cpu(void)
-{
-	int best = 0;
-
-	for (int i = 1; i < sl_nr_cpus(); i++)
-		if (sl_cpu_capacity(i) < sl_cpu_capacity(best))
-			best = i;
-	return best;
+	buf[0] = 0;
+	for (int i = 0; i < res->checks && i < BUSY_MAX_CHANGES && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%.0f ms on CPU %d%s%s",
+				 i ? ", " : "", res->check[i].ms, res->check[i].cpu,
+				 res->check[i].switches ? " switched out" : "",
+				 res->check[i].deadline ? " new deadline" : "");
+	return buf;
 }

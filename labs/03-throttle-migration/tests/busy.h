@@ -1,62 +1,91 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * busy.h - lab 3's helpers: a SCHED_DEADLINE task that never blocks.
+ * busy.h - lab 3's test child: a SCHED_DEADLINE task that never blocks,
+ * and records every change of CPU and every throttle it sees.
  */
 #ifndef BUSY_H
 #define BUSY_H
 
-#include "schedlab.h"
+#include "deadline.h"
 
 #define BUSY_MAX_CHANGES 16
 
 /*
- * The task's parameters.  A task of runtime R and deadline D fits a CPU
- * of capacity C when R / D x 1024 <= C: 10/15 ms needs 683, so it does
- * not fit a half-size (512) little CPU and fits a big one.  Its runtime
- * is consumed at the CPU's capacity-scaled rate, so on a 512 CPU the
- * 10 ms last 20 ms of wall time; the period is much longer (100 ms), so
+ * The misfit task.  A task of runtime R and deadline D fits a CPU of
+ * capacity C when R / D x 1024 <= C: 10/15 ms needs 682 (the kernel's
+ * (10 << 20) / 15 >> 10), so it fits only the biggest CPUs.  Its runtime
+ * is consumed at the CPU's capacity-scaled rate, so on a 256 CPU the
+ * 10 ms last 40 ms of wall time; the period is much longer (100 ms), so
  * the task runs out of runtime well before its next period starts, even
  * with the tick's lateness in noticing it (one tick, 4 ms at HZ=250): it
  * is throttled and its replenishment timer is armed for the next period.
- * (Were the period shorter than 20 ms plus a tick, the next period would
- * already have begun when it is throttled, the kernel would replenish it
- * at once, without a timer, and it would never sleep.)  Its bandwidth,
- * R / P = 0.1, is easily admitted.
+ * (Were the period shorter than that, the next period would already
+ * have begun when it is throttled, the kernel would replenish it at once,
+ * without a timer, and it would never sleep.)  Its bandwidth, R / P = 0.1,
+ * is easily admitted.
  */
 #define BUSY_RUNTIME	(10 * NSEC_PER_MSEC)
 #define BUSY_DEADLINE	(15 * NSEC_PER_MSEC)
 #define BUSY_PERIOD	(100 * NSEC_PER_MSEC)
+extern const struct sl_dl busy_dl;
 
-/* What a busy child saw. */
+/*
+ * A throttle, seen from the task: it was switched out while still
+ * runnable (nr_involuntary_switches in /proc/self/sched went up) and its
+ * scheduling deadline moved on (dl.deadline: it was replenished), which it
+ * checks after every pause of more than BUSY_GAP_MS in its spinning and at
+ * every move (a throttle that comes while it reads shows at the next one).  Either alone is something else: the host stalling the
+ * emulated CPU, which the guest counts as run time, a preemption by the
+ * stopper thread (the fair class's active balancing), or a runtime run out
+ * past the start of the next period, replenished at once without a timer
+ * and without a switch (the kernel moves only a task that waits for its
+ * timer).
+ */
+#define BUSY_GAP_MS	2
+
+/* What a busy child does. */
+struct busy_spec {
+	int cpu;		/* where it becomes SCHED_DEADLINE */
+	struct sl_dl dl;
+	int max_ms;		/* spin at most this long */
+	/*
+	 * Stop once it has run again after this many throttles on the CPU
+	 * it is on (since its start or its last move): a move happens only
+	 * at a throttle, so by then the answer cannot change any more.
+	 */
+	int settle;
+};
+
+/* What it saw; times in ms since sched_setattr() returned. */
 struct busy_result {
-	int err;			/* 0, or -errno of the failed step */
-	char step[64];			/* the step that failed */
+	struct sl_report r;
 	int start;			/* CPU right after sched_setattr() */
 	int n;				/* CPU changes seen */
 	struct {
-		double ms;		/* since sched_setattr() */
+		double ms;
 		int from, to;
+		int throttle;		/* seen when it resumed after this one */
 	} change[BUSY_MAX_CHANGES];
-	int throttles;			/* gaps of more than 10 ms */
+	int throttles;			/* throttles seen */
+	int checks;			/* checks after a pause or a move */
+	struct {
+		double ms;
+		int cpu;
+		long long switches;	/* involuntary switches since the last check */
+		int deadline;		/* a new deadline since the last check */
+	} check[BUSY_MAX_CHANGES];	/* the first ones, for the messages */
+	double ms;			/* how long it spun */
 };
 
 /*
- * Fork a child that runs on @cpu, widens its affinity to every CPU again
- * (SCHED_DEADLINE refuses an affinity smaller than the root domain),
- * becomes SCHED_DEADLINE with the BUSY_* parameters and spins.
- * With @ms > 0, busy_observe() has it spin that long, recording every CPU
- * change, and report; with busy_spawn() it spins until killed.
+ * Run a busy child to the end, with every CPU of capacity @hog_cap (0:
+ * none) kept busy by a deadline hog meanwhile; traced for the report's
+ * timeline.
  */
-void busy_observe(int cpu, int ms, struct busy_result *res);
-pid_t busy_spawn(int cpu);
+void busy_observe(const struct busy_spec *spec, struct busy_result *res,
+		  unsigned long hog_cap);
 
-/* /proc/PID/stat field 39: the CPU @pid last ran on. */
-int busy_task_cpu(pid_t pid);
-
-/* The capacity a BUSY_* task needs, as the kernel computes it. */
-unsigned long busy_demand(void);
-
-/* The slowest CPU. */
-int busy_slowest_cpu(void);
+/* What the task saw at its checks, for a message: "12 ms on CPU 0, ...". */
+const char *busy_history(const struct busy_result *res, char *buf, size_t len);
 
 #endif /* BUSY_H */

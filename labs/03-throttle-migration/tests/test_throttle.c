@@ -1,24 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Lab 3: a SCHED_DEADLINE task that never blocks, started on a little CPU
- * it does not fit, moves to a CPU that fits the first time it is
- * throttled, and stays there.
+ * Lab 3: a SCHED_DEADLINE task that never blocks, started on a CPU it
+ * does not fit, moves the first time it is throttled: to a CPU that fits
+ * or, when none that fits is free, to a faster one; a task that fits
+ * stays; its bandwidth goes with it.
  *
- * The task (busy.h: runtime 10 ms, deadline 15 ms, period 100 ms, so it
- * needs capacity 683) spins from the moment it becomes SCHED_DEADLINE on
- * the slowest CPU with every CPU allowed.  It never sleeps, so it never
- * goes through the wakeup placement of lab 2: only the throttle can move
- * it.  On a 512 CPU it is throttled after about 20 ms of wall time
- * (runtime is consumed at the capacity-scaled rate) and its replenishment
- * timer fires at 100 ms; moved at that first throttle, it resumes on the
- * new CPU at about 100 ms.  Moved only at a later throttle, it would
- * resume there at 200 ms or later.
+ * The misfit task (busy.h: runtime 10 ms, deadline 15 ms, period 100 ms,
+ * so it needs capacity 682) spins from the moment it becomes
+ * SCHED_DEADLINE on the slowest CPU with every CPU allowed.  It never
+ * sleeps, so it never goes through the wakeup placement of lab 2: only
+ * the throttle can move it.  On a 256 CPU it is throttled after about
+ * 40 ms of wall time (runtime is consumed at the capacity-scaled rate)
+ * and replenished by its timer at 100 ms; moved at that first throttle,
+ * it resumes on the new CPU.
  *
- * Timing threshold (TCG): the move must be seen before 150 ms, half a
- * period after the first replenishment.  Emulation slows the code, not the
- * clock the scheduler accounts with, so a slow host makes the throttle
- * come earlier, never later; only the lateness of the timer interrupt
- * counts, and 50 ms is far more than it ever is (a few ms under load).
+ * No timing threshold: the task itself counts its throttles (a pause in
+ * its spinning across which its scheduling deadline moved on, busy.h),
+ * and the move must show when it resumes after the first one.  An
+ * emulated CPU that the host stalls (TCG under load) makes a throttle
+ * late, or long, never a different one.  A move can only happen at a
+ * throttle, so a task has settled once it has run again after two more
+ * throttles where it is: each test stops there.
  */
 #include "busy.h"
 
@@ -28,75 +30,156 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
-#define OBSERVE_MS	600
-#define MOVED_BY_MS	150
-#define MAX_SLEEPERS	64
+#define MAX_MS		3000	/* a test child spins at most 30 periods */
+#define SETTLE		2	/* throttles after the last move */
+#define WAIT_MS		SL_DL_IDLE_MS	/* for a move due within a period */
+
+/* The misfit task, started on @cpu. */
+static struct busy_spec misfit_on(int cpu)
+{
+	return (struct busy_spec){ .cpu = cpu, .dl = busy_dl, .max_ms = MAX_MS,
+				   .settle = SETTLE };
+}
 
 /* The parameters must make the task misfit and throttle on @cpu. */
 static void check_preconditions(int cpu)
 {
-	unsigned long cap = sl_cpu_capacity(cpu);
+	unsigned long cap = sl_cpu_capacity(cpu), demand = sl_dl_demand(&busy_dl);
 	uint64_t wall = BUSY_RUNTIME * SL_CAPACITY_SCALE / cap;
 
-	ck_assert_msg(cap < busy_demand(),
+	ck_assert_msg(cap < demand,
 		      "CPU %d (capacity %lu) fits the task (demand %lu): this test needs an asymmetric topology",
-		      cpu, cap, busy_demand());
-	ck_assert_msg(sl_max_capacity() >= busy_demand(),
-		      "no CPU fits a task of demand %lu", busy_demand());
+		      cpu, cap, demand);
+	ck_assert_msg(sl_max_capacity() >= demand, "no CPU fits a task of demand %lu", demand);
 	ck_assert_msg(wall + 10 * NSEC_PER_MSEC < BUSY_PERIOD,
 		      "on CPU %d the runtime lasts %llu ms: too close to the period for a throttle with a timer",
 		      cpu, (unsigned long long)(wall / NSEC_PER_MSEC));
 }
 
+/*
+ * The misfit task, started on the slowest CPU, must move once, at its
+ * first throttle, to a CPU of capacity @want (or at least @want, if
+ * @at_least), and stay there; @why says why that CPU.
+ */
+static void expect_one_move(const struct busy_result *res, unsigned long want,
+			    int at_least, const char *why)
+{
+	unsigned long demand = sl_dl_demand(&busy_dl), cap;
+	int from = res->start, to;
+	char seen[600];
+
+	busy_history(res, seen, sizeof(seen));
+	ck_assert_msg(res->n > 0,
+		      "the busy task (demand %lu) stayed on CPU %d (capacity %lu) for %.0f ms, %d throttles; expected it to move at its first throttle to a CPU of capacity %s%lu: %s (its pauses: %s)",
+		      demand, from, sl_cpu_capacity(from), res->ms, res->throttles,
+		      at_least ? "at least " : "", want, why, seen);
+	to = res->change[0].to;
+	cap = sl_cpu_capacity(to);
+	ck_assert_msg(at_least ? cap >= want : cap == want,
+		      "the busy task (demand %lu) moved from CPU %d (capacity %lu) to CPU %d of capacity %lu; expected a CPU of capacity %s%lu: %s",
+		      demand, from, sl_cpu_capacity(from), to, cap, at_least ? "at least " : "",
+		      want, why);
+	ck_assert_msg(res->change[0].throttle == 1,
+		      "the busy task moved to CPU %d when it resumed after throttle %d (%.1f ms); expected the move at its first throttle (its pauses: %s)",
+		      to, res->change[0].throttle, res->change[0].ms, seen);
+	ck_assert_msg(res->n == 1,
+		      "after moving to CPU %d at %.1f ms the busy task moved again, from CPU %d to CPU %d at %.1f ms (%d moves in all); expected it to stay where it went",
+		      to, res->change[0].ms, res->change[1].from, res->change[1].to,
+		      res->change[1].ms, res->n);
+	ck_assert_msg(res->throttles > SETTLE,
+		      "the busy task was throttled only %d times in %.0f ms; expected one a period (its pauses: %s)",
+		      res->throttles, res->ms, seen);
+}
+
 START_TEST(test_busy_task_moves_at_first_throttle)
 {
-	int little = busy_slowest_cpu();
+	struct busy_spec spec = misfit_on(sl_slowest_cpu());
 	struct busy_result res;
-	int to;
 
-	check_preconditions(little);
-	busy_observe(little, OBSERVE_MS, &res);
-	ck_assert_msg(res.n > 0,
-		      "the busy task (demand %lu) stayed on CPU %d (capacity %lu) for %d ms, %d throttles; expected it to move to a CPU of capacity >= %lu at its first throttle",
-		      busy_demand(), little, sl_cpu_capacity(little),
-		      OBSERVE_MS, res.throttles, busy_demand());
-	to = res.change[0].to;
-	ck_assert_msg(sl_cpu_capacity(to) >= busy_demand(),
-		      "the busy task (demand %lu) moved from CPU %d to CPU %d of capacity %lu, which does not fit it either",
-		      busy_demand(), little, to, sl_cpu_capacity(to));
-	ck_assert_msg(res.change[0].ms < MOVED_BY_MS,
-		      "the busy task moved to CPU %d only after %.1f ms; its first throttle is at about %llu ms and its replenishment at %llu ms, so it should run there before %d ms",
-		      to, res.change[0].ms,
-		      (unsigned long long)(BUSY_RUNTIME * SL_CAPACITY_SCALE /
-					   sl_cpu_capacity(little) / NSEC_PER_MSEC),
-		      (unsigned long long)(BUSY_PERIOD / NSEC_PER_MSEC), MOVED_BY_MS);
-	ck_assert_msg(res.n == 1,
-		      "after moving to CPU %d at %.1f ms the busy task moved again, from CPU %d to CPU %d at %.1f ms (%d moves in all); expected it to stay on a CPU that fits",
-		      to, res.change[0].ms, res.change[1].from,
-		      res.change[1].to, res.change[1].ms, res.n);
-	ck_assert_msg(res.throttles >= OBSERVE_MS / 100 - 2,
-		      "the busy task was throttled only %d times in %d ms; expected about one a period",
-		      res.throttles, OBSERVE_MS);
+	check_preconditions(spec.cpu);
+	busy_observe(&spec, &res, 0);
+	expect_one_move(&res, sl_dl_demand(&busy_dl), 1, "a CPU that fits it");
 }
 END_TEST
 
-/* Make sleepers 50/100 ms SCHED_DEADLINE until refused (lab 1's count). */
-static int admitted(void)
+/*
+ * The misfit task moves; then a task that fits the fast CPU it starts on
+ * (demand 204: 20 of 100 ms) stays there through its throttles, though
+ * the slowest CPU, which fits it too, is free: only a task that does not
+ * fit its CPU is moved.
+ */
+START_TEST(test_fitting_task_stays)
 {
-	pid_t pids[MAX_SLEEPERS] = { 0 };
-	int n;
+	struct busy_spec spec = misfit_on(sl_slowest_cpu());
+	struct busy_result res;
+	int fast;
 
-	ck_assert_int_eq(sl_spawn_sleepers(pids, MAX_SLEEPERS), 0);
-	for (n = 0; n < MAX_SLEEPERS; n++) {
-		int ret = sl_set_dl(pids[n], 50 * NSEC_PER_MSEC,
-				    100 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC);
+	check_preconditions(spec.cpu);
+	busy_observe(&spec, &res, 0);
+	expect_one_move(&res, sl_dl_demand(&busy_dl), 1, "a CPU that fits it");
 
-		if (ret == -EBUSY)
-			break;
-		ck_assert_msg(ret == 0, "sched_setattr: unexpected error %d", ret);
+	fast = sl_fastest_cpu();
+	spec.cpu = fast;
+	spec.dl.runtime = 20 * NSEC_PER_MSEC;
+	spec.dl.deadline = spec.dl.period = BUSY_PERIOD;
+	busy_observe(&spec, &res, 0);
+	ck_assert_msg(res.n == 0,
+		      "a busy task of demand %lu, which fits CPU %d (capacity %lu) where it started, moved to CPU %d (capacity %lu) at %.1f ms; a task that fits its CPU is never moved at a throttle",
+		      sl_dl_demand(&spec.dl), fast, sl_cpu_capacity(fast), res.change[0].to,
+		      sl_cpu_capacity(res.change[0].to), res.change[0].ms);
+	ck_assert_msg(res.throttles >= SETTLE,
+		      "the fitting busy task was throttled only %d times in %.0f ms; expected one a period",
+		      res.throttles, res.ms);
+}
+END_TEST
+
+/*
+ * Both fast CPUs busy (SCHED_DEADLINE hogs, deadline.h): no free CPU fits
+ * the misfit task, and it moves from the slowest CPU to the middle one,
+ * which is faster; there it stays (the slowest CPU is no better).
+ */
+START_TEST(test_misfit_everywhere_moves_to_faster)
+{
+	struct busy_spec spec = misfit_on(sl_slowest_cpu());
+	unsigned long top = sl_max_capacity(), mid = 0;
+	struct busy_result res;
+
+	check_preconditions(spec.cpu);
+	for (int i = 0; i < sl_nr_cpus(); i++) {
+		unsigned long c = sl_cpu_capacity(i);
+
+		if (c < top && c > sl_cpu_capacity(spec.cpu) && c > mid)
+			mid = c;
 	}
-	sl_reap(pids, MAX_SLEEPERS);
-	return n;
+	ck_assert_msg(mid > 0, "this test needs three capacity tiers (TOPOLOGY=three-tier)");
+	busy_observe(&spec, &res, top);
+	expect_one_move(&res, mid, 0,
+			"the CPUs that fit it are busy with other deadline tasks, so the fastest free one");
+}
+END_TEST
+
+/* ---- the bandwidth, as the kit's debugfs file shows it ---------------------- */
+
+/*
+ * The task @pid (0: none left) holds its bandwidth @bw exactly, as
+ * running_bw and this_bw of the CPU it is on, and every other CPU holds
+ * none (with no task, no root domain admits any either), once what is due
+ * within a period has happened (deadline.h).  @when names the moment.
+ */
+static void expect_bw(pid_t pid, uint64_t bw, const char *when)
+{
+	struct sl_dl_bw b[SL_MAX_CPUS];
+	int cpu, bad = sl_dl_bw_settle(pid, bw, b, &cpu);
+
+	if (bad < 0)
+		return;
+	ck_abort_msg("%s: CPU %d has running_bw %llu and this_bw %llu (root domain total_bw %llu); expected %llu, as the task%s %s (bandwidth %llu = runtime/period << 20)",
+		     when, bad, (unsigned long long)b[bad].running_bw,
+		     (unsigned long long)b[bad].this_bw, (unsigned long long)b[bad].total_bw,
+		     (unsigned long long)(bad == cpu ? bw : 0),
+		     bad == cpu ? " is on it" : "",
+		     bad == cpu ? "" : cpu >= 0 ? "is elsewhere" : "is gone",
+		     (unsigned long long)sl_dl_bw(&busy_dl));
 }
 
 /* The kernel log holds a WARNING or a BUG: copy its first line to @line. */
@@ -119,61 +202,60 @@ static int kernel_splat(char *line, size_t size)
 }
 
 /*
- * Moved by the throttle, the task takes its bandwidth along: three times,
- * a busy task moves to a big CPU, then leaves SCHED_DEADLINE, comes back
- * and leaves again there (each step adds or removes its running_bw and
- * this_bw on the big CPU's runqueue, which underflow, and warn, if they
- * stayed behind).  Afterwards admission control must count as before and
- * the kernel log must be clean.
+ * Moved by the throttle, the task takes its bandwidth along: its dl_rq
+ * share (running_bw: it is still contending while throttled; this_bw) is
+ * on the CPU it is on, exactly, and nowhere else: right after it became
+ * SCHED_DEADLINE on the slowest CPU, after its move, after it left
+ * SCHED_DEADLINE and came back there; and every CPU is back to zero once
+ * it has left or exited.  A share left behind, or counted twice, shows
+ * here at once (and underflows, with a warning, when the task leaves).
  */
 START_TEST(test_bandwidth_moves_with_the_task)
 {
-	int little = busy_slowest_cpu(), before, after;
+	int little = sl_slowest_cpu(), cpu = -1, ret;
+	uint64_t bw = sl_dl_bw(&busy_dl);
+	struct sl_child task;
 	char splat[160];
+	double end;
 
 	check_preconditions(little);
-	before = admitted();
-	for (int round = 1; round <= 3; round++) {
-		pid_t pid = busy_spawn(little);
-		int cpu = little, ret;
-
-		/* 2 s: twenty periods, against a move due at the first. */
-		for (int i = 0; i < 200; i++) {
-			cpu = busy_task_cpu(pid);
-			if (cpu >= 0 && sl_cpu_capacity(cpu) >= busy_demand())
-				break;
-			usleep(10000);
-		}
-		if (cpu < 0 || sl_cpu_capacity(cpu) < busy_demand()) {
-			sl_reap(&pid, 1);
-			ck_abort_msg("round %d: the busy task (demand %lu) was still on CPU %d (capacity %lu) after 2 s; expected it on a CPU that fits after its first throttle",
-				     round, busy_demand(), cpu,
-				     cpu >= 0 ? sl_cpu_capacity(cpu) : 0);
-		}
-		ret = sl_set_other(pid);
-		if (!ret)
-			ret = sl_set_dl(pid, BUSY_RUNTIME, BUSY_DEADLINE, BUSY_PERIOD);
-		if (!ret)
-			ret = sl_set_other(pid);
-		sl_reap(&pid, 1);
-		ck_assert_msg(ret == 0,
-			      "round %d: switching the moved task to SCHED_OTHER, back to SCHED_DEADLINE and to SCHED_OTHER again failed: %s",
-			      round, strerror(-ret));
+	sl_dl_spinner(&task, little, &busy_dl);
+	expect_bw(task.pid, bw, "right after the task became SCHED_DEADLINE");
+	for (end = sl_now_ms() + WAIT_MS; sl_now_ms() < end; usleep(1000)) {
+		cpu = sl_task_cpu(task.pid);
+		if (cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl))
+			break;
 	}
-	after = admitted();
-	ck_assert_msg(after == before,
-		      "admission control admitted %d tasks of 50/100 ms before the moves and %d after; the bandwidth accounting leaked",
-		      before, after);
+	ck_assert_msg(cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl),
+		      "the busy task (demand %lu) was still on CPU %d (capacity %lu) after %d ms; expected it on a CPU that fits after its first throttle",
+		      sl_dl_demand(&busy_dl), cpu, cpu >= 0 ? sl_cpu_capacity(cpu) : 0, WAIT_MS);
+	expect_bw(task.pid, bw, "after the task moved at its first throttle");
+	ret = sl_set_other(task.pid);
+	ck_assert_msg(ret == 0, "switching the moved task to SCHED_OTHER failed: %s", strerror(-ret));
+	expect_bw(0, 0, "after the moved task left SCHED_DEADLINE");
+	ret = sl_set_dl(task.pid, BUSY_RUNTIME, BUSY_DEADLINE, BUSY_PERIOD);
+	ck_assert_msg(ret == 0, "making the task SCHED_DEADLINE again failed: %s", strerror(-ret));
+	expect_bw(task.pid, bw, "after the task became SCHED_DEADLINE again");
+	sl_child_kill(&task);
+	expect_bw(0, 0, "after the task exited");
 	ck_assert_msg(!kernel_splat(splat, sizeof(splat)),
 		      "the kernel log has a splat after the moves: \"%s\"", splat);
 }
 END_TEST
 
+/* The tasks of the test before may still be giving their bandwidth back. */
+static void setup(void)
+{
+	sl_wait_dl_idle();
+}
+
 Suite *lab_suite(void)
 {
-	Suite *s = sl_suite("lab03", NULL, NULL);
+	Suite *s = sl_suite("lab03", setup, NULL);
 
 	sl_add_test(s, test_busy_task_moves_at_first_throttle);
+	sl_add_test(s, test_fitting_task_stays);
+	sl_add_test(s, test_misfit_everywhere_moves_to_faster);
 	sl_add_test(s, test_bandwidth_moves_with_the_task);
 	return s;
 }
