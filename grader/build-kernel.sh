@@ -8,6 +8,13 @@
 # (or there is no .config yet).  Every option of the fragments must survive
 # olddefconfig, or the build stops and names the ones that did not.
 # Output: OBJ/arch/arm64/boot/Image; the whole log in OBJ/build.log.
+#
+# Exit status 3: the kernel does not build (the tree's fault: its errors
+# in OBJ/build-errors.txt), which includes a build folder grown past
+# OBJ_MAX KiB (default 1 GiB; a kernel of the kit's config takes under
+# 100 MiB).  Any other failure is the kit's or the machine's.  Instructor
+# grading runs this in the slot's sandbox (sandbox.sh), which bounds its
+# time, memory and file sizes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -56,5 +63,12 @@ rm -f "$OBJ/build-errors.txt"
 		grep -v '^make' | head -n 20 >"$OBJ/build-errors.txt" || true
 	[ -s "$OBJ/build-errors.txt" ] || tail -n 20 "$LOG" >"$OBJ/build-errors.txt"
 	sed 's/^/  | /' "$OBJ/build-errors.txt" >&2
-	die "the kernel does not build (full log: $LOG)"
+	printf 'error: the kernel does not build (full log: %s)\n' "$LOG" >&2
+	exit 3
 }
+used=$(du -sk "$OBJ" | cut -f1)
+if [ "$used" -gt "${OBJ_MAX:-1048576}" ]; then
+	echo "the build folder grew to $used KiB, past the limit of ${OBJ_MAX:-1048576} KiB" |
+		tee "$OBJ/build-errors.txt" >&2
+	exit 3
+fi

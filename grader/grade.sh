@@ -3,7 +3,9 @@
 # each console, report.
 #
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
-#            [--style CHECKPATCH_OUTPUT]
+#            [--style CHECKPATCH_OUTPUT] [--slot SLOTDIR]
+#	--slot (instructor grading): the build and the boots run in that
+#	grading slot's sandbox, within limits (sandbox.sh)
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
 #	every lab scores 0 for a reason found before boot (no-apply,
 #	no-build, rejected); FILE's lines are shown.
@@ -13,12 +15,14 @@
 # Writes DIR/labNN.{console.log,result}, DIR/results.json, DIR/junit.xml.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$KIT/grader/sandbox.sh"
 
-SRC='' OBJDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL='' LOG=''
+SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL='' LOG=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
 	--obj) OBJDIR=$2 ;;
+	--slot) SLOTDIR=$2 ;;
 	--style) STYLE=$2 ;;
 	--out) OUT=$2 ;;
 	--labs) LABS=$2 ;;
@@ -39,10 +43,20 @@ rm -f "$OUT"/lab*.result "$OUT"/lab*.console.log "$OUT"/lab*.trace "$OUT"/lab*.s
 
 if [ -z "$VERDICT" ]; then
 	[ -n "$SRC" ] && [ -n "$OBJDIR" ] || die "grade.sh: --src and --obj are required"
-	if ! "$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR"; then
-		VERDICT=no-build LOG=$OBJDIR/build-errors.txt
-		DETAIL="see $OBJDIR/build.log"
-	fi
+	# The build sees no .git (nothing of an earlier submission, no config
+	# for a later git to obey).  Status 3: the kernel does not build.
+	status=0
+	sandbox_run "$SLOTDIR" --stage build --rw "$OBJDIR" --hide "$SRC/.git" -- \
+		"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR" || status=$?
+	case $status in
+	0) ;;
+	3 | 124)
+		VERDICT=no-build LOG=$OUT/build-errors.txt DETAIL="see $OBJDIR/build.log"
+		[ $status = 3 ] || DETAIL="the build reached its time limit"
+		sandbox_run "$SLOTDIR" -- cat "$OBJDIR/build-errors.txt" >"$LOG" 2>/dev/null || true
+		;;
+	*) die "the grader could not build the kernel (status $status)" ;;
+	esac
 	IMAGE=$OBJDIR/arch/arm64/boot/Image
 fi
 
@@ -84,16 +98,31 @@ for lab in $LABS; do
 	stage "booting lab $lab ($TITLE_LAB) on $TOPOLOGY"
 	status=0
 	t0=$(date +%s%N)
-	"$KIT/grader/boot.exp" "$IMAGE" "$initrd" "$dtb" "$ncpus" "$mark" \
-		"$TIMEOUT" "$OUT/lab$lab.console.log" || status=$?
+	# In the sandbox, QEMU writes its console log and nothing else.
+	console=$OUT/lab$lab.console.log
+	: >"$console"
+	[ -z "$SLOTDIR" ] || sandbox_own "$console" "$initrd"
+	sandbox_run "$SLOTDIR" --stage boot --time $((TIMEOUT + 60)) \
+		--ro "$initrd" --ro "$dtb" --rw "$console" -- \
+		"$KIT/grader/boot.exp" "$IMAGE" "$initrd" "$dtb" "$ncpus" "$mark" \
+		"$TIMEOUT" "$console" || status=$?
+	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$console"
+	# A kernel that dies says something first: silence is the grader's.
+	[ -s "$console" ] || die "the boot of lab $lab printed nothing (status $status): QEMU did not run"
 	t1=$(date +%s%N)
 	stage "lab $lab: boot to poweroff $(( (t1 - t0) / 1000000 )) ms"
 	rm -f "$initrd"
 	for sec in $(sections "$lab"); do
 		results+=("$OUT/lab$sec.result")
+		if console_flooded "$console"; then
+			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
+				--verdict flood --detail "the console printed $CONSOLE_MAX bytes; the boot was stopped there" \
+				"$console" >"$OUT/lab$sec.result"
+			continue
+		fi
 		"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
 			--traces "$OUT/lab$sec" --mark "$mark" --status "$status" \
-			"$OUT/lab$lab.console.log" >"$OUT/lab$sec.result"
+			"$console" >"$OUT/lab$sec.result"
 	done
 	# The placement timelines the tests traced (labs/lib/trace.h).
 	for t in "$OUT/lab$lab".*.trace; do

@@ -27,6 +27,7 @@ enum verdict {
 	V_TEST_CRASH,	/* the suite started but did not finish */
 	V_NO_TESTS,	/* the kernel booted, the suite never started */
 	V_HANG,		/* no end within the time limit */
+	V_FLOOD,	/* the console outgrew its cap (instructor grading) */
 	V_WARNING,	/* WARNING: splat */
 	V_BUG,		/* BUG: splat, lockdep report */
 	V_OOPS,		/* Oops / unable to handle kernel ... */

@@ -13,7 +13,7 @@ set -euo pipefail
 
 HOST_PKGS="linux-source-6.1 qemu-system-arm gcc-aarch64-linux-gnu expect check
 	device-tree-compiler bc bison flex libssl-dev libelf-dev cpio make gcc git
-	ccache xz-utils kmod zip jq"
+	ccache xz-utils kmod zip jq bubblewrap"
 ARM64_PKGS="busybox-static check libsubunit-dev"
 SYSROOT=$BUILD/sysroot
 

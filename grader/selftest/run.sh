@@ -12,6 +12,9 @@
 #   hidden      an instructor's hidden tests, reported apart
 #   gradescope  run_autograder on a fake /autograder root
 #   broken      one submission per failure class, and a batch that resumes
+#   hostile     attacks on instructor grading, each stopped; the sandbox probed
+#   batch       two graders on one slot, odd names, a batch killed in git am
+#               and resumed, a kit change
 #   mutants     known-wrong solutions, each killed by some test
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -20,7 +23,7 @@ STAGE=selftest
 
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
-PARTS=${*:-unit class hidden gradescope broken mutants}
+PARTS=${*:-unit class hidden gradescope broken hostile batch mutants}
 field() { awk -F'\t' -v k="$1" '$1 == k {print $2}' "$2"; }
 
 # expect_tests RESULT pass|fail WHAT: every test of the lab is WHAT, and the
