@@ -207,7 +207,9 @@ while IFS= read -r -d '' meta && IFS= read -r -d '' path; do
 done <"$OUT/changes.raw"
 rm -f "$OUT/changes.raw"
 if [ -s "$OUT/rejected.txt" ]; then
-	verdict rejected "$(wc -l <"$OUT/rejected.txt") change(s) no lab allows; not graded as is" "$OUT/rejected.txt"
+	n=$(wc -l <"$OUT/rejected.txt")
+	verdict rejected "$(head -n 1 "$OUT/rejected.txt")$([ "$n" = 1 ] || echo " (and $((n - 1)) more)"); not graded as is" \
+		"$OUT/rejected.txt"
 fi
 rm -f "$OUT/rejected.txt"
 

@@ -126,6 +126,7 @@ sandbox_run() {
 		esac
 	done
 	[ -n "$slot" ] || { "$@"; return; }
+	slot=$(realpath -e -- "$slot")
 
 	local mode w c a f status=0
 	read -r mode w c a f < <(_sandbox_limits "$stage")
@@ -165,7 +166,7 @@ sandbox_run() {
 			--tmpfs) d=${all[$((i + 1))]}; i=$((i + 1)) ;;
 			*) continue ;;
 			esac
-			while d=${d%/*}; [ -n "$d" ]; do dirs+=("$d"); done
+			while [[ $d == /*/* ]]; do d=${d%/*}; dirs+=("$d"); done
 		done
 		mapfile -t dirs < <(printf '%s\n' "${dirs[@]}" | LC_ALL=C sort -u)
 		for d in "${dirs[@]}"; do pre+=(--perms 0755 --dir "$d"); done

@@ -43,13 +43,15 @@ grade_case() {
 
 # expect_case NAME VERDICT [full]: the case's verdict (and full marks).
 expect_case() {
-	local r=$SELF/hostile-out/$1/lab01.result got score max
+	local r=$SELF/hostile-out/$1/lab01.result got score max why
 	got=$(field verdict "$r" 2>/dev/null)
 	score=$(awk -F'\t' '$1 == "test" {s += $4; m += $5} END {print s + 0, m + 0}' "$r" 2>/dev/null)
 	max=${score#* } score=${score% *}
 	if [ "$got" = "$2" ] && { [ "${3:-}" != full ] || [ "$score" = "$max" ]; }; then
 		st_ok "$1"
-		printf '  %-22s %-10s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(field detail "$r" | cut -c 1-90)"
+		why=$(field detail "$r")
+		[ "$got" != no-build ] || why=$(field excerpt "$r" | grep -m 1 -E 'rror|limit')
+		printf '  %-14s %-9s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(echo "$why" | sed 's|.*/tree/||' | cut -c 1-100)"
 	else
 		st_ko "$1: verdict '${got:-none}' ($score/$max), expected '$2'${3:+ with full marks} (log: $SELF/hostile-$1.log)"
 	fi
@@ -81,17 +83,23 @@ grade_case lookalike '' "$d"
 expect_case lookalike ok full
 
 # --- names ---------------------------------------------------------------------
+# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
+mkdir -p "$H/source"
+"$KIT/grader/gradescope/pack.sh" "$H/autograder.zip" 2>/dev/null
+(cd "$H/source" && unzip -q "$H/autograder.zip")
+autograder() {
+	(cd "$H" && HOME=$H/home AUTOGRADER_ROOT=$1 BUILD=$BUILD KSRC=$KSRC LAB=1 "$H/source/run_autograder")
+}
 # A file name that is a shell command, uploaded to Gradescope.
 gs=$H/gradescope
 mkdir -p "$gs/submission"
 cp "$(sub_reference 1)" "$gs/submission/fix;touch schedlab-canary-semicolon;.patch"
-(cd "$H" && HOME=$H/home AUTOGRADER_ROOT=$gs LAB=1 "$KIT/grader/gradescope/run_autograder") \
-	>"$SELF/hostile-semicolon.log" 2>&1
+autograder "$gs" >"$SELF/hostile-semicolon.log" 2>&1
 if [ "$(jq '.score' "$gs/results/results.json" 2>/dev/null)" = \
 	"$(jq '[.tests[].max_score] | add' "$gs/results/results.json" 2>/dev/null)" ] &&
 	[ "$(jq '.tests | length' "$gs/results/results.json" 2>/dev/null)" -gt 0 ]; then
 	st_ok semicolon
-	echo "  semicolon              ok         full marks (run_autograder)"
+	echo "  semicolon      ok        full marks, through run_autograder"
 else
 	st_ko "semicolon: run_autograder did not grade 'fix;touch ...;.patch' (log: $SELF/hostile-semicolon.log)"
 fi
@@ -105,19 +113,20 @@ expect_case spaces ok full
 mkdir -p "$H/gs-empty/submission" "$H/gs-nested/submission/lab/patches"
 cp "$(sub_reference 1)" "$H/gs-nested/submission/lab/patches/01.patch"
 for c in empty nested; do
-	AUTOGRADER_ROOT=$H/gs-$c LAB=1 "$KIT/grader/gradescope/run_autograder" >"$SELF/hostile-gs-$c.log" 2>&1
+	autograder "$H/gs-$c" >"$SELF/hostile-gs-$c.log" 2>&1
 done
 if jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" 2>/dev/null |
 	grep -q 'holds no patch'; then
 	st_ok "empty upload"
-	echo "  empty upload           no-apply   $(jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" | head -n 1 | cut -c 1-90)"
+	echo "  empty upload   no-apply  $(jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" |
+		head -n 1 | sed 's/.*submission: //' | cut -c 1-100)"
 else
 	st_ko "an empty Gradescope upload does not say it holds no patch ($SELF/hostile-gs-empty.log)"
 fi
 if [ "$(jq '.score' "$H/gs-nested/results/results.json" 2>/dev/null)" = \
 	"$(jq '[.tests[].max_score] | add' "$H/gs-nested/results/results.json" 2>/dev/null)" ]; then
 	st_ok "nested upload"
-	echo "  nested upload          ok         full marks (run_autograder)"
+	echo "  nested upload  ok        full marks, through run_autograder"
 else
 	st_ko "a Gradescope upload nested in folders was not graded ($SELF/hostile-gs-nested.log)"
 fi
@@ -169,7 +178,8 @@ if [ -f "$log" ] && [ "$(stat -c %s "$log")" -le "$CONSOLE_MAX" ]; then st_ok; e
 fi
 
 # --- nothing escaped ------------------------------------------------------------------
-escaped=$(ls -d "$CANARY"/* "$KIT"/schedlab-canary-* "$H"/schedlab-canary-* "$PWD"/schedlab-canary-* 2>/dev/null)
+escaped=$(ls -d "$CANARY"/* "$KIT"/schedlab-canary-* "$H"/schedlab-canary-* "$H"/source/schedlab-canary-* \
+	"$PWD"/schedlab-canary-* 2>/dev/null)
 if [ -z "$escaped" ]; then st_ok "no canary"; else
 	st_ko "a hostile submission ran a command on the host: $escaped"
 fi
@@ -200,17 +210,17 @@ st_xfail "sandbox: sees the results and other slots" inside "ls '$SELF' || ls '$
 st_xfail "sandbox: sees a file of \$HOME" inside "for f in '$HOME'/.[!.]* '$HOME'/*; do [ -f \"\$f\" ] && exit 0; done; exit 1"
 st_xfail "sandbox: writes outside its slot" inside "touch '$KIT/labs/x' || touch /usr/x"
 st_xfail "sandbox: reads the kernel tree's objects unasked" inside "ls '$KSRC/.git'"
-st_check "sandbox: a stage that overstays is stopped" bash -c \
-	". '$KIT/grader/lib.sh'; . '$KIT/grader/sandbox.sh'; sandbox_run '$probe' --time 1 -- sleep 30; [ \$? = 124 ]"
+overstays() { sandbox_run "$probe" --time 1 -- sleep 30 2>/dev/null; [ $? = 124 ]; }
+st_check "sandbox: a stage that overstays is stopped" overstays
 st_check "sandbox: a file past the stage's size limit is cut" sandbox_run "$probe" --stage read -- \
-	bash -c 'dd if=/dev/zero of=/tmp/big bs=1M count=100 2>/dev/null; [ "$(stat -c %s /tmp/big)" -le 67108864 ]'
+	bash -c '(dd if=/dev/zero of=/tmp/big bs=1M count=100) 2>/dev/null; [ "$(stat -c %s /tmp/big)" -le 67108864 ]'
 # Instructor grading refuses to run without the sandbox, and says why.
 if BWRAP=/nonexistent/bwrap "$KIT/grader/grade-submission.sh" --submission "$(sub_reference 1)" \
 	--out "$SELF/hostile-out/no-sandbox" --labs 01 >"$SELF/hostile-no-sandbox.log" 2>&1; then
 	st_ko "grading ran without the sandbox"
 elif grep -q 'SANDBOX=off' "$SELF/hostile-no-sandbox.log"; then
 	st_ok "no sandbox, no grading"
-	echo "  no sandbox             error      $(grep '^error:' "$SELF/hostile-no-sandbox.log" | cut -c 1-90)"
+	echo "  no sandbox     error     $(grep '^error:' "$SELF/hostile-no-sandbox.log" | sed 's/.*, and //' | cut -c 1-100)"
 else
 	st_ko "grading without the sandbox failed without saying why ($SELF/hostile-no-sandbox.log)"
 fi
