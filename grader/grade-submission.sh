@@ -67,7 +67,7 @@ if [ -z "$KIND" ]; then
 	elif head -c 16 "$SUB" | grep -qa '^# v[23] git bundle'; then
 		KIND=bundle
 	else
-		KIND=patch
+		KIND="patch"
 	fi
 fi
 case $KIND in
@@ -148,7 +148,7 @@ refused() {
 }
 
 if [ "$KIND" != repo ]; then
-	size=$(du -sb --apparent-size -- "$SUB" | cut -f1)
+	size=$(du -sb --apparent-size -- "$SUB" | head -n 1 | cut -f 1)
 	[ "$size" -le "$SUBMISSION_MAX" ] ||
 		verdict rejected "$NAME is $size bytes, more than the $SUBMISSION_MAX a submission may be"
 fi

@@ -139,9 +139,11 @@ sandbox_run() {
 		--setenv KBUILD_BUILD_USER schedlab --setenv KBUILD_BUILD_HOST schedlab
 		--setenv BUILD "$BUILD" --setenv STAGE "${STAGE:-$stage}")
 	local v
-	for v in JOBS CROSS_COMPILE BOOT_TIMEOUT OBJ_MAX; do
+	for v in JOBS CROSS_COMPILE BOOT_TIMEOUT OBJ_MAX EXTRA_KCONFIG; do
 		[ -z "${!v:-}" ] || env+=(--setenv "$v" "${!v}")
 	done
+	# An instructor's extra config fragments, read by the build.
+	for v in ${EXTRA_KCONFIG:-}; do binds+=(--ro-bind "$v" "$v"); done
 	# timeout dies with this shell (--pdeathsig), bwrap with timeout and
 	# everything in the sandbox with bwrap: a killed grader leaves nothing
 	# running in the slot.
