@@ -24,7 +24,10 @@ mkdir -p "$OBJ"
 OBJ=$(cd "$OBJ" && pwd)
 LOG=$OBJ/build.log
 JOBS=${JOBS:-$(nproc)}
-KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" -j"$JOBS")
+# LOCALVERSION set (empty): the release never depends on the tree's git
+# state (no "+"), so the sandbox, which hides .git, rebuilds nothing.
+KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" -j"$JOBS"
+	LOCALVERSION=)
 if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
 	KMAKE+=(CC="ccache aarch64-linux-gnu-gcc")
 fi
