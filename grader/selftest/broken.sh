@@ -29,7 +29,7 @@ no-build no-build
 oops-at-boot panic
 hang-at-boot hang
 forbidden-file rejected
-fake-results st_ok
+fake-results ok
 warn-in-admission warning
 EOF2
 if grep -q 'without this run.s marker were ignored' "$SELF/broken-out/fake-results/lab01.result"; then
