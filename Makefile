@@ -5,6 +5,8 @@
 #   KSRC   the student's kernel tree           (default: $(BUILD)/linux)
 #   OBJ    its out-of-tree build folder        (default: $(BUILD)/obj)
 #   LAB    one lab (or several: LAB="1 2")     (default: all)
+#   TEST   one test of those labs, alone         (default: every test)
+#   DURATIONS  make grade also lists the N slowest tests (0: all timed ones)
 
 BUILD ?= $(CURDIR)/build
 KSRC ?= $(BUILD)/linux
@@ -17,12 +19,16 @@ SHELL := /bin/bash
 # A lab is a folder with a lab.conf (one being written has none yet).
 LAB_DIRS := $(sort $(patsubst %/lab.conf,%,$(wildcard labs/[0-9][0-9]-*/lab.conf)))
 LAB_NUMS := $(foreach d,$(LAB_DIRS),$(firstword $(subst -, ,$(notdir $(d)))))
-LABS := $(if $(LAB),$(foreach n,$(LAB),$(shell printf %02d $$((10#$(n))))),$(LAB_NUMS))
+LABS := $(sort $(if $(LAB),$(foreach n,$(LAB),$(shell printf %02d $$((10#$(n))))),$(LAB_NUMS)))
 
 SYSROOT := $(BUILD)/sysroot
 CROSS_CC := aarch64-linux-gnu-gcc
-TEST_CFLAGS := -O2 -Wall -Wextra -Wno-unused-parameter -static -Ilabs/lib \
-	-I$(SYSROOT)/usr/include
+# Only arm64 headers: the compiler's own, the arm64 C library's
+# (libc6-dev-arm64-cross) and the sysroot's (check).  Without -nostdinc the
+# cross compiler also searches the host's /usr/include.
+TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -static -nostdinc \
+	-isystem $(shell $(CROSS_CC) -print-file-name=include) \
+	-isystem /usr/aarch64-linux-gnu/include -I$(SYSROOT)/usr/include -Ilabs/lib
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
@@ -33,48 +39,61 @@ help:
 	@echo
 	@echo "  make setup            install what is missing, set up the kernel tree ($(KSRC))"
 	@echo "  make build            build the kernel of that tree (log: $(OBJ)/build.log)"
-	@echo "  make grade [LAB=N]    build, boot in QEMU and score all labs (or labs 1..N)"
+	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
+	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
+	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
 	@echo "  make grade SUBMISSION=path  grade a patch, a folder of patches or a bundle;"
 	@echo "    a student's repository with SUBMISSION_KIND=repo [BRANCH=b] (sandboxed: grader/README.md)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
 	@echo "  make gradescope       build/gradescope/autograder.zip (Gradescope autograder)"
-	@echo "  make test             the kit's own test suite (starter scores 0, reference full)"
-	@echo "  make bench            time a cold setup+build+grade, a regrade and a boot"
+	@echo "  make test [PARTS=..]  the kit's own test suite (starter scores 0, reference full,"
+	@echo "                        every mutant killed; parts: grader/selftest/run.sh)"
+	@echo "  make bench [RUNS=3] [FLAKE=n]  what grading costs, beside the bare make Image;"
+	@echo "                        FLAKE=n also grades the reference n times in a row"
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
 	@echo
 	@echo "  Your work is 'git -C $(KSRC) diff starter'.  Results: $(OUT)/"
 
 # ---- stage 0-1: machine and tree --------------------------------------------
-setup: $(SYSROOT)/.done
+setup: $(BUILD)/host.ok
 	@grader/prepare-tree.sh
 
-$(SYSROOT)/.done: grader/setup-host.sh
+$(BUILD)/host.ok: grader/setup-host.sh grader/setup-check.c
 	@grader/setup-host.sh
+
+# The program setup-host.sh builds to prove the cross compiler works.
+$(BUILD)/setup-check/check-program: grader/setup-check.c
+	@mkdir -p $(@D)
+	@$(CROSS_CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
 
 # ---- stage 3: kernel ----------------------------------------------------------
 build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
-# ---- host tools: the parser and the report writer ---------------------------
+# ---- host tools: the parser, the report writer, the timeline renderer -------
 TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline
 tools: $(TOOLS)
-$(BUILD)/grader/timeline: grader/timeline.c
-	@mkdir -p $(@D)
-	@gcc $(HOST_CFLAGS) -o $@ $<
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c
 
 # ---- stage 4: test binaries and the initramfs -------------------------------
+# The guest's init (initramfs/init.c); test binaries and it are stripped:
+# the kernel unpacks every byte of the archive at each boot.
+INIT := $(BUILD)/initramfs/init
+$(INIT): initramfs/init.c $(BUILD)/host.ok
+	@mkdir -p $(@D)
+	@$(CROSS_CC) $(TEST_CFLAGS) -s -o $@ $<
+
 # A suite binary is a folder's .c files linked with labs/lib/; NAME.tests
 # lists its tests (every sl_add_test), which the parser expects to see.
 # SUITE_RULES(binary, sources)
 define SUITE_RULES
-$(1): $(2) $(wildcard labs/lib/*) $(SYSROOT)/.done
+$(1): $(2) $(wildcard labs/lib/*) $(BUILD)/host.ok
 	@mkdir -p $$(@D)
-	@$(CROSS_CC) $(TEST_CFLAGS) -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
+	@$(CROSS_CC) $$(TEST_CFLAGS) -s -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
 $(1).tests: $(2)
 	@mkdir -p $$(@D)
 	@sed -n 's/.*sl_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@
@@ -91,14 +110,14 @@ HIDDEN_NUMS := $(filter $(LAB_NUMS),$(notdir $(wildcard $(HIDDEN_TESTS)/[0-9][0-
 $(foreach n,$(HIDDEN_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/hidden/hidden$(n),$(wildcard $(HIDDEN_TESTS)/$(n)/*.c))))
 HIDDEN_BINS := $(foreach n,$(HIDDEN_NUMS),$(BUILD)/hidden/hidden$(n) $(BUILD)/hidden/hidden$(n).tests)
 INITRAMFS := $(BUILD)/initramfs-hidden.cpio
-$(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) initramfs/init initramfs/build.sh
+$(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) $(INIT) initramfs/build.sh
 	@rm -f $(filter-out $(HIDDEN_BINS),$(wildcard $(BUILD)/hidden/hidden*))
-	@initramfs/build.sh base $@ $(BUILD)/tests $(BUILD)/hidden
+	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests $(BUILD)/hidden
 export HIDDEN_DIR := $(BUILD)/hidden
 else
 INITRAMFS := $(BUILD)/initramfs.cpio
-$(INITRAMFS): $(TEST_BINS) initramfs/init initramfs/build.sh
-	@initramfs/build.sh base $@ $(BUILD)/tests
+$(INITRAMFS): $(TEST_BINS) $(INIT) initramfs/build.sh
+	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests
 endif
 export INITRAMFS
 initramfs: $(INITRAMFS)
@@ -112,21 +131,19 @@ define newline
 
 endef
 shq = '$(subst $(newline),'$$'\n'',$(subst ','\'',$(value $(1))))'
-# LAB=N grades labs 1..N: a later change that breaks an earlier lab shows.
-MAXLAB := $(lastword $(sort $(LABS)))
-GRADE_LABS := $(if $(LAB),$(foreach n,$(LAB_NUMS),$(if $(filter $(MAXLAB),$(lastword $(sort $(n) $(MAXLAB)))),$(n))),$(LAB_NUMS))
-
+# Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
 grade: setup initramfs tools
 ifdef SUBMISSION
-	@grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" --labs "$(GRADE_LABS)" \
+	@grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" --labs "$(LABS)" \
 		$(if $(value BRANCH),--branch $(call shq,BRANCH)) $(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND))
 else
-	@grader/grade.sh --src $(KSRC) --obj $(OBJ) --out $(OUT) --labs "$(GRADE_LABS)"
+	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
+		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)")
 endif
 
 grade-all: setup initramfs tools
 	@[ -n $(call shq,SUBMISSIONS) ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
-	@grader/grade-all.sh --submissions $(call shq,SUBMISSIONS) --out "$(OUT)/batch" --labs "$(GRADE_LABS)" \
+	@grader/grade-all.sh --submissions $(call shq,SUBMISSIONS) --out "$(OUT)/batch" --labs "$(LABS)" \
 		$(if $(value J),-j $(call shq,J)) $(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND))
 
 reference: setup
@@ -139,7 +156,8 @@ test: setup initramfs tools
 	@grader/selftest/run.sh $(PARTS)
 
 bench: setup initramfs tools
-	@grader/bench.sh
+	@FLAKE="$(FLAKE)" grader/bench.sh $(RUNS)
 
 clean:
-	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/grader $(BUILD)/initramfs.cpio $(OUT) $(BUILD)/dtb
+	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader $(BUILD)/initramfs \
+		$(BUILD)/initramfs*.cpio $(OUT) $(BUILD)/dtb

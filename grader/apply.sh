@@ -4,7 +4,7 @@
 #   apply.sh --tree DIR --commit starter        every lab's starter patch
 #   apply.sh --tree DIR --commit reference [LAB...]
 #                                               reference patches (all or LABs)
-#   apply.sh --tree DIR PATCH...                the given patches (git am/apply)
+#   apply.sh --tree DIR PATCH...                the given patches (git apply)
 #
 # A patch that does not apply leaves the tree as it was and fails with
 # git's own message naming the patch.

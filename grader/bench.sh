@@ -1,40 +1,114 @@
 #!/bin/bash
-# make bench: how long grading takes on this machine.
+# make bench: what grading costs on this machine, each figure beside the
+# bare kernel build of the same change.
 #
-#   cold       setup (extract, git, sysroot) + first build + grade of every
-#              lab, in a build folder of its own ($BUILD/bench)
-#   regrade    the same "make grade" after touching kernel/sched/deadline.c
-#   boot       one lab's boot, from QEMU start to poweroff, alone
+#   bench.sh [RUNS]       RUNS of each figure, the median is shown (default 3)
+#   FLAKE=N bench.sh      also grade the reference N times in a row and count
+#                         the runs that were not full marks without a splat
 #
-# The numbers are wall-clock seconds of this run; nothing is asserted.
+# Everything happens in a build folder of its own ($BUILD/bench): a cold
+# setup and build first (timed once), then the reference solution committed
+# onto that tree.  Each figure is measured after "touch deadline.c", as a
+# student's edit would leave the tree, and set beside the bare
+# "make ... Image" of the same touch: a difference and a ratio.  Nothing is
+# asserted; the figures go in grader/README.md's cost table.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 STAGE=bench
 
+RUNS=${1:-3}
 B=$BUILD/bench
-now() { date +%s.%N; }
-secs() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
+KB=$B/linux
+OB=$B/obj
+MK=(make -s -C "$KIT" BUILD="$B" KSRC="$KB" OBJ="$OB" OUT="$B/results")
+BARE=(make -s -C "$KB" O="$OB" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$(nproc)" Image)
+LOG=$B/bench.log
+
+now() { date +%s%N; }
+# ms CMD...: run CMD (its output to the log), print its wall time in ms.
+ms() {
+	local t0 t1
+	t0=$(now)
+	"$@" >>"$LOG" 2>&1 || true
+	t1=$(now)
+	echo $(((t1 - t0) / 1000000))
+}
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+touch_dl() { touch "$KB/kernel/sched/deadline.c"; }
+# measure NAME CMD...: RUNS times "touch; bare build", then "touch; CMD";
+# prints the medians, their difference and ratio.
+measure() {
+	local name=$1 bare=() full=() i b f
+	shift
+	for ((i = 0; i < RUNS; i++)); do
+		touch_dl; bare+=("$(ms "${BARE[@]}")")
+		touch_dl; full+=("$(ms "$@")")
+	done
+	b=$(median "${bare[@]}") f=$(median "${full[@]}")
+	printf '  %-34s %6.1f s   bare make Image %5.1f s   +%5.1f s   x%.2f   (runs: %s)\n' \
+		"$name" "$(echo "$f / 1000" | bc -l)" "$(echo "$b / 1000" | bc -l)" \
+		"$(echo "($f - $b) / 1000" | bc -l)" "$(echo "$f / $b" | bc -l)" "${full[*]}"
+}
 
 rm -rf "$B"
-t0=$(now)
-make -s -C "$KIT" grade BUILD="$B" KSRC="$B/linux" OBJ="$B/obj" OUT="$B/results" >"$B.cold.log" 2>&1
-t1=$(now)
-touch "$B/linux/kernel/sched/deadline.c"
-make -s -C "$KIT" grade BUILD="$B" KSRC="$B/linux" OBJ="$B/obj" OUT="$B/results" >"$B.regrade.log" 2>&1
-t2=$(now)
+mkdir -p "$B"
+: >"$LOG"
+echo "schedlab bench: $(nproc) cores, $RUNS runs a figure (median), labs $(all_labs)"
 
-caps=$KIT/grader/topologies/big-little.caps
-mark=SLbench0000000000000000
-"$KIT/initramfs/build.sh" run "$B/boot.cpio" "$B/initramfs.cpio" 01 "$mark"
-t3=$(now)
-"$KIT/grader/boot.exp" "$B/obj/arch/arm64/boot/Image" "$B/boot.cpio" \
-	"$B/dtb/big-little.dtb" "$(grep -v '^#' "$caps" | wc -w)" "$mark" 120 "$B/boot.log" || true
-t4=$(now)
+cold=$(ms "${MK[@]}" grade)
+printf '  %-34s %6.1f s   (setup, extract, first build, every lab on the starter)\n' \
+	"cold: make grade" "$(echo "$cold / 1000" | bc -l)"
 
-echo "schedlab bench ($(nproc) cores, labs: $(all_labs))"
-echo "  cold setup + build + grade : $(secs "$t0" "$t1") s"
-echo "  regrade after touching deadline.c : $(secs "$t1" "$t2") s"
-echo "  one boot (lab 01), start to poweroff : $(secs "$t3" "$t4") s"
-echo "  each lab's boot + tests in that regrade:"
-sed -n 's/.*\(lab [0-9]*\): boot to poweroff \([0-9]*\) ms/    \1: \2 ms/p' "$B.regrade.log"
-echo "logs: $B.cold.log $B.regrade.log"
+stage "starter: make grade after touching deadline.c"
+measure "starter: make grade" "${MK[@]}" grade
+
+BUILD=$B KSRC=$KB "$KIT/grader/reference.sh" >>"$LOG" 2>&1
+"${MK[@]}" build >>"$LOG" 2>&1
+stage "reference: make grade, LAB=1, a boot"
+measure "reference: make grade" "${MK[@]}" grade
+measure "reference: make grade LAB=1" "${MK[@]}" grade LAB=1
+
+# A boot that runs no test: kernel start to poweroff.
+boots=()
+for ((i = 0; i < RUNS; i++)); do
+	cm=SCbench$i$RANDOM$RANDOM
+	"$KIT/initramfs/build.sh" run "$B/none.cpio" "$B/initramfs.cpio" "" SLbench$i$RANDOM$RANDOM "$cm"
+	qemu_argv 4 "$B/dtb/big-little.dtb" "$OB/arch/arm64/boot/Image" "$B/none.cpio" "$B/none.results"
+	boots+=("$(ms "$KIT/grader/boot.exp" "$cm" 60 "$B/none.console" "$B/none.results" -- "${QEMU_ARGV[@]}")")
+done
+printf '  %-34s %6.1f s   (runs: %s)\n' "a boot with no tests" \
+	"$(echo "$(median "${boots[@]}") / 1000" | bc -l)" "${boots[*]}"
+
+echo "  the slowest tests of the last reference grade:"
+"$B/grader/report" --durations 10 "$B"/results/lab*.result 2>/dev/null | sed -n '/slowest/,$p' | sed 's/^/    /' || true
+
+# Warm batch grading: the reference and a mutant a lab, one slot.
+W=$B/class
+mkdir -p "$W/reference"
+cp "$KIT"/reference-patches/*.patch "$W/reference/"
+for m in "$KIT"/grader/selftest/mutants/0[1-6]-*.patch; do
+	n=$(basename "$m" .patch)
+	[ -e "$W/${n%%-*}" ] && continue
+	mkdir -p "$W/${n%%-*}"
+	cp "$KIT"/reference-patches/*.patch "$W/${n%%-*}/"
+	cp "$m" "$W/${n%%-*}/zz-mutant.patch"
+done
+n=$(find "$W" -mindepth 1 -maxdepth 1 | wc -l)
+"${MK[@]}" grade-all SUBMISSIONS="$W" J=1 OUT="$B/warmup" >>"$LOG" 2>&1 || true
+t=$(ms "${MK[@]}" grade-all SUBMISSIONS="$W" J=1 OUT="$B/batch")
+printf '  %-34s %6.1f s for %d submissions: %d an hour\n' "make grade-all (warm, J=1)" \
+	"$(echo "$t / 1000" | bc -l)" "$n" "$((n * 3600000 / t))"
+
+if [ -n "${FLAKE:-}" ]; then
+	bad=0
+	for ((i = 1; i <= FLAKE; i++)); do
+		touch_dl
+		if ! "${MK[@]}" grade >"$B/flake.$i.log" 2>&1; then
+			bad=$((bad + 1))
+			echo "  flake run $i: not full marks:"
+			grep -E 'FAIL|^lab .*[a-z]$' "$B/flake.$i.log" | sed 's/^/    /'
+		fi
+	done
+	echo "  reference graded $FLAKE times: $((FLAKE - bad)) full marks, $bad not"
+fi
+echo "log: $LOG"

@@ -8,13 +8,13 @@
 # (or there is no .config yet).  Every option of the fragments must survive
 # olddefconfig, or the build stops and names the ones that did not.
 # Output: OBJ/arch/arm64/boot/Image; the whole log in OBJ/build.log.
-#
-# Exit status 3: the kernel does not build (the tree's fault: its errors
+# Exit status: 0 built, 1 the kernel does not build (the compiler's errors
 # in OBJ/build-errors.txt), which includes a build folder grown past
 # OBJ_MAX KiB (default 1 GiB; a kernel of the kit's config takes under
-# 100 MiB).  Any other failure is the kit's or the machine's.  Instructor
-# grading runs this in the slot's sandbox (sandbox.sh), which bounds its
-# time, memory and file sizes.
+# 100 MiB), 2 it could not be configured (the kit's or this machine's
+# fault: the tree's own Kconfig is not the student's to change).
+# Instructor grading runs this in the slot's sandbox (sandbox.sh), which
+# bounds its time, memory and file sizes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +31,7 @@ KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch6
 if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
 	KMAKE+=(CC="ccache aarch64-linux-gnu-gcc")
 fi
-FRAGMENTS=("$KIT"/kconfig/*.config ${EXTRA_KCONFIG:-})
+FRAGMENTS=("$KIT"/kconfig/*.config)
 
 : >"$LOG"
 stamp=$(cat "${FRAGMENTS[@]}" | md5sum | cut -d' ' -f1)
@@ -43,7 +43,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 		(cd "$OBJ" && ARCH=arm64 "$SRC/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
 			"$OBJ/.config" "${FRAGMENTS[@]}") &&
 		"${KMAKE[@]}" olddefconfig
-	} >>"$LOG" 2>&1 || die_log "$LOG" "kernel configuration failed"
+	} >>"$LOG" 2>&1 || DIE_STATUS=2 die_log "$LOG" "kernel configuration failed"
 	lost=$(cat "${FRAGMENTS[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' |
 		while IFS='=' read -r opt val; do
 			got=$(sed -n "s/^$opt=\(.*\)/\1/p" "$OBJ/.config")
@@ -52,8 +52,8 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 		done)
 	if [ -n "$lost" ]; then
 		rm -f "$OBJ/.config.schedlab"
-		die "these config options did not survive olddefconfig:
-$lost"
+		printf 'error: these config options did not survive olddefconfig:\n%s\n' "$lost" >&2
+		exit 2
 	fi
 	echo "$stamp" >"$OBJ/.config.schedlab"
 fi
@@ -67,11 +67,11 @@ rm -f "$OBJ/build-errors.txt"
 	[ -s "$OBJ/build-errors.txt" ] || tail -n 20 "$LOG" >"$OBJ/build-errors.txt"
 	sed 's/^/  | /' "$OBJ/build-errors.txt" >&2
 	printf 'error: the kernel does not build (full log: %s)\n' "$LOG" >&2
-	exit 3
+	exit 1
 }
 used=$(du -sk "$OBJ" | cut -f1)
 if [ "$used" -gt "${OBJ_MAX:-1048576}" ]; then
 	echo "the build folder grew to $used KiB, past the limit of ${OBJ_MAX:-1048576} KiB" |
 		tee "$OBJ/build-errors.txt" >&2
-	exit 3
+	exit 1
 fi

@@ -124,7 +124,7 @@ done
 
 # worker N: grade the entries i with i % JOBS_N == N, in slot N.
 worker() {
-	local w=$1 i e name folder out s
+	local w=$1 i e name folder out s status
 	for ((i = w; i < ${#todo[@]}; i += JOBS_N)); do
 		e=${todo[$i]}
 		name=$(student_name "$e")
@@ -139,13 +139,17 @@ worker() {
 		mkdir -p -- "$out"
 		printf '%s' "$name" >"$out/name"
 		stage "$folder: grading (slot $w)"
-		if STAGE="$folder" "$KIT/grader/grade-submission.sh" --submission "$e" --out "$out" \
-			--labs "$LABS" --slot "$w" ${KIND:+--kind "$KIND"} >"$out/report.txt" 2>"$out/stages.log"; then
+		status=0
+		STAGE="$folder" "$KIT/grader/grade-submission.sh" --submission "$e" --out "$out" \
+			--labs "$LABS" --slot "$w" ${KIND:+--kind "$KIND"} >"$out/report.txt" 2>"$out/stages.log" ||
+			status=$?
+		# 0 and 1: graded (every test passed, or not); anything else: not.
+		if [ $status -le 1 ]; then
 			echo "$s" >"$out/.graded.tmp"
 			mv "$out/.graded.tmp" "$out/.graded"
 		else
 			printf '%q: the grader failed, nothing graded: %s (see %s)\n' "${e##*/}" \
-				"$(grep '^error: ' "$out/stages.log" | tail -n 1 | cut -c 8-)" "$out/stages.log" |
+				"$(grep -E '^(grader )?error: ' "$out/stages.log" | tail -n 1 | sed -E 's/^(grader )?error: //')" "$out/stages.log" |
 				tee -a "$ERRORS" >&2
 		fi
 	done
@@ -167,9 +171,20 @@ done
 for p in "${pids[@]}"; do wait "$p" || true; done
 
 # The gradebook: a row a student, a score a lab, the worst verdict.
-names=()
-for e in "${todo[@]}"; do names+=("$(folder_of "$(student_name "$e")")"); done
-"$KIT/grader/gradebook.sh" "$OUT" "$LABS" "${names[@]}"
+# A refused name keeps no folder of an earlier run (its grade is not theirs).
+for n in "${!count[@]}"; do
+	[ "${count[$n]}" = 1 ] || rm -rf -- "${OUT:?}/$(folder_of "$n")"
+done
+# Every student once, a refused one as not graded.
+declare -A seen=()
+dirs=()
+for e in "${entries[@]}"; do
+	f=$(folder_of "$(student_name "$e")")
+	[ -n "${seen[$f]:-}" ] || dirs+=("$OUT/$f")
+	seen[$f]=1
+done
+"$BUILD/grader/report" --gradebook-csv "$OUT/gradebook.csv" --gradebook-json "$OUT/gradebook.json" \
+	--labs "$LABS" -- "${dirs[@]}" || [ $? = 1 ]
 if [ -s "$ERRORS" ]; then
 	echo "error: $(wc -l <"$ERRORS") submission(s) not graded, listed in $ERRORS:" >&2
 	sed 's/^/  /' "$ERRORS" >&2

@@ -30,10 +30,12 @@
 # submission.diff (the change, always as text), checkpatch.txt, and
 # review.txt (added lines that can only serve an attack: review-patterns).
 #
-# Exit status 0: graded, whatever the verdict.  Anything else: the grader
-# itself failed (said on stderr); nothing was graded.
+# Exit status, as grade.sh's: 0 graded, every test passed; 1 graded, a test
+# failed or a lab got a verdict; 2 the grader itself failed (said on
+# stderr), nothing was graded.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+DIE_STATUS=2
 . "$KIT/grader/sandbox.sh"
 
 # Largest submission and change graded, in bytes (a lab's is a few KB).
@@ -135,8 +137,9 @@ in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" >>"$APPLY_LOG" 2>&1
 grade() { "$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" "$@"; }
 # verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
 verdict() {
-	grade --verdict "$1" --detail "$2" ${3:+--log "$3"}
-	exit 0
+	local status=0
+	grade --verdict "$1" --detail "$2" ${3:+--log "$3"} || status=$?
+	exit $status
 }
 # refused STATUS: the apply step's verdict, or the grader's own failure.
 refused() {
@@ -179,10 +182,7 @@ fi
 # link, no executable), text without a NUL byte.
 allowed=()
 for lab in $(all_labs); do
-	ALLOWED=
-	# shellcheck source=/dev/null
-	. "$(lab_dir "$lab")/lab.conf"
-	for a in $ALLOWED; do allowed+=("$a"); done
+	for a in $(lab_conf "$lab" ALLOWED); do allowed+=("$a"); done
 done
 in_slot -- "$KIT/grader/slot.sh" changes "$TREE" >"$OUT/changes.raw" ||
 	die "the grader could not list the changes of $NAME"
@@ -235,10 +235,13 @@ else
 	echo "total: 0 errors, 0 warnings, 0 lines checked (no changes)" >"$OUT/checkpatch.txt"
 fi
 
-grade --slot "$SLOTDIR" --src "$TREE" --obj "$OBJ" --style "$OUT/checkpatch.txt"
+status=0
+grade --slot "$SLOTDIR" --src "$TREE" --obj "$OBJ" --style "$OUT/checkpatch.txt" || status=$?
+[ $status -le 1 ] || exit $status
 if [ -f "$OUT/review.txt" ]; then
 	echo
 	echo "review: $(wc -l <"$OUT/review.txt") added line(s) that can only serve to attack the grader (not scored):"
 	sed 's/^/  /' "$OUT/review.txt"
 	stage "$NAME: flagged for review ($OUT/review.txt)"
 fi
+exit $status

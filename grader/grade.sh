@@ -1,23 +1,36 @@
 #!/bin/bash
-# The grading driver: build the kernel, boot it once for each lab, parse
-# each console, report.
+# The grading driver: build the kernel, boot it, parse, report.
 #
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
-#            [--style CHECKPATCH_OUTPUT] [--slot SLOTDIR]
+#            [--style CHECKPATCH_OUTPUT] [--test NAME] [--durations N]
+#            [--slot SLOTDIR]
 #	--slot (instructor grading): the build and the boots run in that
 #	grading slot's sandbox, within limits (sandbox.sh)
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
 #	every lab scores 0 for a reason found before boot (no-apply,
 #	no-build, rejected); FILE's lines are shown.
 #
-# One boot per lab: a panic or a WARN sinks the lab it happened in and no
-# other; each boot has its own marker and its own time limit (lab.conf).
-# Writes DIR/labNN.{console.log,result}, DIR/results.json, DIR/junit.xml.
+# One boot grades every lab asked for that shares a topology (lab.conf),
+# each lab in a section of its own.  A kernel splat is the verdict of the
+# lab in whose section it happened; a lab that ran after a splat, or never
+# ran because of a panic or a hang, is graded again in a boot of its own,
+# so a broken lab sinks no other.  --test NAME runs that one test only.
+#
+# Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
+# tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml.
+# Exit status: 0 every test passed, 1 a test failed or a lab did not run
+# cleanly, 2 the grader itself failed (nothing is scored then).
+#
+# Environment: BOOT_TIMEOUT=s overrides every lab's TIMEOUT (the self-tests'
+# hang case); INITRAMFS is the archive of the init and the test binaries
+# (default $BUILD/initramfs.cpio), HIDDEN_DIR the instructor's hidden test
+# binaries in it (both set by the Makefile with HIDDEN_TESTS=).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$KIT/grader/sandbox.sh"
 
-SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL='' LOG=''
+SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
+LOG='' TEST='' DURATIONS=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -30,110 +43,191 @@ while [ $# -gt 0 ]; do
 	--verdict) VERDICT=$2 ;;
 	--detail) DETAIL=$2 ;;
 	--log) LOG=$2 ;;
+	--test) TEST=$2 ;;
+	--durations) DURATIONS=$2 ;;
 	*) die "grade.sh: unknown argument $1" ;;
 	esac
 	shift 2
 done
 [ -n "$OUT" ] || die "grade.sh: --out is required"
 [ -n "$LABS" ] || LABS=$(all_labs)
+[[ $TEST =~ ^[A-Za-z0-9_]*$ ]] || die "grade.sh: '$TEST' is not a test name"
 TESTS=$BUILD/tests
 TOOLS=$BUILD/grader
 mkdir -p "$OUT" "$BUILD/dtb"
-rm -f "$OUT"/lab*.result "$OUT"/lab*.console.log "$OUT"/lab*.trace "$OUT"/lab*.svg
+rm -f "$OUT"/lab*.result "$OUT"/*.log "$OUT"/lab*.trace "$OUT"/lab*.svg \
+	"$OUT/results.json" "$OUT/junit.xml"
+
+# A fault of this machine, not of the submission: say so, score nothing.
+grader_error() {
+	rm -f "$OUT"/lab*.result "$OUT/results.json" "$OUT/junit.xml"
+	printf 'grader error: %s\n' "$*" >&2
+	exit 2
+}
 
 if [ -z "$VERDICT" ]; then
 	[ -n "$SRC" ] && [ -n "$OBJDIR" ] || die "grade.sh: --src and --obj are required"
-	# The build sees no .git (nothing of an earlier submission, no config
-	# for a later git to obey).  Status 3: the kernel does not build.
+	# In the sandbox the build sees no .git (nothing of an earlier
+	# submission, no config for a later git to obey); 124: its time limit.
 	status=0
 	sandbox_run "$SLOTDIR" --stage build --rw "$OBJDIR" --hide "$SRC/.git" -- \
 		"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR" || status=$?
 	case $status in
 	0) ;;
-	3 | 124)
+	1 | 124)
 		VERDICT=no-build LOG=$OUT/build-errors.txt DETAIL="see $OBJDIR/build.log"
-		[ $status = 3 ] || DETAIL="the build reached its time limit"
+		[ $status = 1 ] || DETAIL="the build reached its time limit"
 		sandbox_run "$SLOTDIR" -- cat "$OBJDIR/build-errors.txt" >"$LOG" 2>/dev/null || true
 		;;
-	*) die "the grader could not build the kernel (status $status)" ;;
+	*) grader_error "the kernel could not be configured or built for a reason of this machine (see $OBJDIR/build.log)" ;;
 	esac
 	IMAGE=$OBJDIR/arch/arm64/boot/Image
 fi
 
-# sections LAB: the result sections of a lab's boot: its own tests and, if
-# the instructor gave any, its hidden ones ("NNh").
+# sections LAB: the result sections of a lab: its own tests and, if the
+# instructor gave any, its hidden ones ("NNh").
 sections() {
 	echo "$1"
 	[ -z "${HIDDEN_DIR:-}" ] || [ ! -f "$HIDDEN_DIR/hidden$1.tests" ] || echo "${1}h"
 }
-title_of() { case $1 in *h) echo "$TITLE_LAB (hidden tests)" ;; *) echo "$TITLE_LAB" ;; esac; }
-tests_of() { case $1 in *h) echo "$HIDDEN_DIR/hidden${1%h}.tests" ;; *) echo "$TESTS/lab$1.tests" ;; esac; }
+title_of() {
+	case $1 in
+	*h) echo "$(lab_conf "${1%h}" TITLE) (hidden tests)" ;;
+	*) lab_conf "$1" TITLE ;;
+	esac
+}
+tests_of() {
+	case $1 in
+	*h) echo "$HIDDEN_DIR/hidden${1%h}.tests" ;;
+	*) echo "$TESTS/lab$1.tests" ;;
+	esac
+}
+# only_test LIST: LIST, or with --test, a list of that one test.
+only_test() {
+	if [ -z "$TEST" ]; then echo "$1"; return; fi
+	grep -qx -- "$TEST" "$1" || return 0
+	echo "$TEST" >"$OUT/.only.tests"
+	echo "$OUT/.only.tests"
+}
+
+if [ -n "$TEST" ]; then
+	with=
+	for lab in $LABS; do
+		! grep -qx -- "$TEST" "$TESTS/lab$lab.tests" || with="$with $lab"
+	done
+	[ -n "$with" ] || die "no lab of '$LABS' has a test named $TEST"
+	LABS=$with
+fi
+
+if [ -n "$VERDICT" ]; then
+	for lab in $LABS; do
+		for sec in $(sections "$lab"); do
+			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
+				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result" ||
+				[ $? = 1 ]
+		done
+	done
+fi
+
+# boot_labs "LABS" ALONE: one boot of the labs (one topology); each section's
+# result, or the labs to boot again alone in RETRY.
+nboot=0
+RETRY=()
+boot_labs() {
+	local labs=$1 alone=$2 topology dtb caps ncpus mark cmark initrd timeout=0 \
+		status=0 t0 t1 lab sec tests ps log
+	topology=$(lab_conf "${labs%% *}" TOPOLOGY)
+	dtb=$BUILD/dtb/$topology.dtb
+	caps=$KIT/grader/topologies/$topology.caps
+	if [ ! -f "$dtb" ] || [ "$caps" -nt "$dtb" ]; then
+		"$KIT/grader/make-dtb.sh" "$caps" "$dtb" || grader_error "no device tree for $topology"
+	fi
+	ncpus=$(grep -v '^#' "$caps" | wc -w)
+	for lab in $labs; do
+		timeout=$((timeout + $(lab_conf "$lab" TIMEOUT)))
+	done
+	timeout=${BOOT_TIMEOUT:-$timeout}
+	# The markers are new for every boot and never part of what is built
+	# from the submission, so a kernel cannot print them at build time.
+	mark=SL$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+	cmark=SC$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+	nboot=$((nboot + 1))
+	log=$OUT/boot$nboot
+	initrd=$log.cpio
+	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" \
+		"$labs" "$mark" "$cmark" "$TEST"
+	qemu_argv "$ncpus" "$dtb" "$IMAGE" "$initrd" "$log.results.log"
+	: >"$log.results.log"
+	: >"$log.console.log"
+	# In the sandbox, QEMU and expect write these two logs and nothing else.
+	[ -z "$SLOTDIR" ] || sandbox_own "$log.console.log" "$log.results.log" "$initrd"
+	t0=$(date +%s%N)
+	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$dtb" \
+		--rw "$log.console.log" --rw "$log.results.log" -- \
+		"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
+		-- "${QEMU_ARGV[@]}" || status=$?
+	t1=$(date +%s%N)
+	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$log.console.log" "$log.results.log"
+	[ "$status" != 124 ] || status=2
+	rm -f "$initrd"
+	[ -s "$log.console.log" ] || grader_error "boot $nboot printed nothing (status $status): boot.exp or QEMU did not run"
+	[ "$status" != 4 ] || grader_error "QEMU could not boot the kernel (see $log.console.log); is qemu-system-aarch64 installed? ('make setup')"
+	stage "boot $nboot ($topology, labs $labs): $(( (t1 - t0) / 1000000 )) ms, console: $log.console.log"
+	for lab in $labs; do
+		for sec in $(sections "$lab"); do
+			tests=$(only_test "$(tests_of "$sec")")
+			[ -n "$tests" ] || continue
+			ps=0
+			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$tests" \
+				--traces "$OUT/lab$sec" --mark "$mark" --cmark "$cmark" --status "$status" \
+				--console "$log.console.log" --results "$log.results.log" \
+				${alone:+--alone} >"$OUT/lab$sec.result" || ps=$?
+			case $ps in
+			0 | 1) ;;
+			3) rm -f "$OUT/lab$sec.result" "$OUT/lab$sec".*.trace "$OUT/lab$sec".*.svg
+			   [[ " ${RETRY[*]} " == *" $lab "* ]] || RETRY+=("$lab") ;;
+			*) grader_error "the console of boot $nboot could not be parsed" ;;
+			esac
+		done
+	done
+	# The placement timelines the tests traced (labs/lib/trace.h): parse
+	# wrote the traces, the report links the SVGs that were drawn.
+	for t in "$OUT"/lab*.trace; do
+		[ -e "$t" ] && [ ! -e "${t%.trace}.svg" ] || continue
+		"$TOOLS/timeline" "$t" "${t%.trace}.svg" || stage "no timeline drawn from $t"
+	done
+}
+
+if [ -z "$VERDICT" ]; then
+	# One boot a topology, labs in order.
+	declare -A group=()
+	order=()
+	for lab in $LABS; do
+		t=$(lab_conf "$lab" TOPOLOGY)
+		[ -n "${group[$t]:-}" ] || order+=("$t")
+		group[$t]="${group[$t]:-} $lab"
+	done
+	for t in "${order[@]}"; do
+		labs=$(echo ${group[$t]})
+		alone=
+		[ "$labs" != "${labs%% *}" ] || alone=1
+		boot_labs "$labs" "$alone"
+	done
+	for lab in "${RETRY[@]}"; do
+		stage "lab $lab: graded again in a boot of its own (an earlier lab's kernel trouble interrupted it)"
+		boot_labs "$lab" 1
+	done
+fi
 
 results=()
 for lab in $LABS; do
-	dir=$(lab_dir "$lab")
-	TITLE_LAB='' TOPOLOGY=big-little TIMEOUT=120
-	# shellcheck source=/dev/null
-	. "$dir/lab.conf"
-	TIMEOUT=${BOOT_TIMEOUT:-$TIMEOUT}
-	if [ -n "$VERDICT" ]; then
-		for sec in $(sections "$lab"); do
-			results+=("$OUT/lab$sec.result")
-			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
-				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result"
-		done
-		continue
-	fi
-	dtb=$BUILD/dtb/$TOPOLOGY.dtb
-	caps=$KIT/grader/topologies/$TOPOLOGY.caps
-	if [ ! -f "$dtb" ] || [ "$caps" -nt "$dtb" ]; then
-		"$KIT/grader/make-dtb.sh" "$caps" "$dtb"
-	fi
-	ncpus=$(grep -v '^#' "$caps" | wc -w)
-	# The marker is new for every boot and never part of what is built
-	# from the submission, so a kernel cannot print it at build time.
-	mark=SL$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
-	initrd=$OUT/lab$lab.cpio
-	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" "$lab" "$mark"
-	stage "booting lab $lab ($TITLE_LAB) on $TOPOLOGY"
-	status=0
-	t0=$(date +%s%N)
-	# In the sandbox, QEMU writes its console log and nothing else.
-	console=$OUT/lab$lab.console.log
-	: >"$console"
-	[ -z "$SLOTDIR" ] || sandbox_own "$console" "$initrd"
-	sandbox_run "$SLOTDIR" --stage boot --time $((TIMEOUT + 60)) \
-		--ro "$initrd" --ro "$dtb" --rw "$console" -- \
-		"$KIT/grader/boot.exp" "$IMAGE" "$initrd" "$dtb" "$ncpus" "$mark" \
-		"$TIMEOUT" "$console" || status=$?
-	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$console"
-	# A kernel that dies says something first: silence is the grader's.
-	[ -s "$console" ] || die "the boot of lab $lab printed nothing (status $status): QEMU did not run"
-	t1=$(date +%s%N)
-	stage "lab $lab: boot to poweroff $(( (t1 - t0) / 1000000 )) ms"
-	rm -f "$initrd"
 	for sec in $(sections "$lab"); do
-		results+=("$OUT/lab$sec.result")
-		if console_flooded "$console"; then
-			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
-				--verdict flood --detail "the console printed $CONSOLE_MAX bytes; the boot was stopped there" \
-				"$console" >"$OUT/lab$sec.result"
-			continue
-		fi
-		"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
-			--traces "$OUT/lab$sec" --mark "$mark" --status "$status" \
-			"$console" >"$OUT/lab$sec.result"
-	done
-	# The placement timelines the tests traced (labs/lib/trace.h).
-	for t in "$OUT/lab$lab".*.trace; do
-		[ -e "$t" ] || continue
-		"$TOOLS/timeline" "$t" "${t%.trace}.svg" 2>/dev/null || rm -f "${t%.trace}.svg"
+		[ ! -f "$OUT/lab$sec.result" ] || results+=("$OUT/lab$sec.result")
 	done
 done
-
 status=0
 "$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} --json "$OUT/results.json" \
-	--junit "$OUT/junit.xml" "${results[@]}" || status=$?
-[ $status -le 1 ] || die "the report could not be written"
-echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/lab*.console.log"
-exit 0
+	--junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} "${results[@]}" || status=$?
+[ $status -le 1 ] || grader_error "the report could not be written"
+echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/boot*.console.log"
+exit $status

@@ -1,4 +1,5 @@
 # Shared by the grader's shell stages: paths, stage lines and errors.
+# die exits with status 1, or DIE_STATUS.
 # shellcheck shell=bash
 KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$KIT/build}
@@ -7,7 +8,7 @@ mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 
 stage() { printf '  %-12s %s\n' "[${STAGE:-$(basename "$0" .sh)}]" "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+die() { printf 'error: %s\n' "$*" >&2; exit "${DIE_STATUS:-1}"; }
 # die_log LOG MSG: the tail of LOG, then MSG; the whole log stays in LOG.
 die_log() {
 	printf -- '---- last lines of %s ----\n' "$1" >&2
@@ -17,8 +18,25 @@ die_log() {
 }
 
 # qemu_machine_args NCPUS: the guest machine, the same for dumpdtb and boot.
+# No network device: the guest needs none (and the default one wants a boot
+# ROM from ipxe-qemu).
 qemu_machine_args() {
 	echo "-machine virt -cpu cortex-a53 -smp $1 -m 256 -nographic -no-reboot -nic none"
+}
+
+# qemu_argv NCPUS DTB IMAGE INITRD RESULTS [APPEND...]: sets QEMU_ARGV to
+# the command line of a lab boot: the serial console on standard output
+# (the kernel's printk), the tests' results channel (a virtio console, the
+# guest's /dev/hvc0) into the file RESULTS.
+qemu_argv() {
+	local ncpus=$1 dtb=$2 image=$3 initrd=$4 results=$5
+	shift 5
+	# shellcheck disable=SC2207
+	QEMU_ARGV=(qemu-system-aarch64 $(qemu_machine_args "$ncpus")
+		-kernel "$image" -initrd "$initrd" -dtb "$dtb"
+		-chardev "file,id=results,path=${results//,/,,}"
+		-device virtio-serial-device -device virtconsole,chardev=results
+		-append "earlycon console=ttyAMA0 rdinit=/init panic=-1 oops=panic $*")
 }
 
 # lab_dir NN: the folder of lab NN.
@@ -27,6 +45,29 @@ lab_dir() {
 	d=$(ls -d "$KIT/labs/$(printf %02d "$((10#$1))")"-*/ 2>/dev/null | head -n 1)
 	[ -n "$d" ] || die "there is no lab $1 (labs: $(all_labs))"
 	echo "${d%/}"
+}
+
+# lab_conf NN KEY: one setting of lab NN (labs/NN-*/lab.conf: KEY=value
+# lines and # comments, read as data), or its default.  Every key, with its
+# default, is here; a key the file has and this list has not is an error.
+LAB_CONF_KEYS=(TITLE= TOPOLOGY=big-little TIMEOUT=120 ALLOWED=)
+lab_conf() {
+	local file kv line val='' known=
+	file=$(lab_dir "$1")/lab.conf
+	for kv in "${LAB_CONF_KEYS[@]}"; do
+		[ "${kv%%=*}" != "$2" ] || { known=1; val=${kv#*=}; }
+	done
+	[ -n "$known" ] || die "lab_conf: no such setting '$2'"
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in '' | '#'*) continue ;; esac
+		case " ${LAB_CONF_KEYS[*]} " in
+		*" ${line%%=*}="*) ;;
+		*) die "$file: unknown setting '${line%%=*}' (known: ${LAB_CONF_KEYS[*]%%=*})" ;;
+		esac
+		[ "${line%%=*}" != "$2" ] || val=${line#*=}
+	done <"$file"
+	[ -n "$val" ] || [ "$2" != TITLE ] || die "$file: TITLE is required"
+	printf '%s\n' "$val"
 }
 
 # all_labs: every lab's number, in order.

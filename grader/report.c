@@ -1,21 +1,58 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.c - stage 7 of grading: the per-lab, per-test table on the
- * terminal, results.json (Gradescope's autograder format) and JUnit XML.
+ * report.c - stage 7 of grading.  The only reader of lab result files
+ * (results.h) and the only writer of every format made from them.
  *
- *   report [--json FILE] [--junit FILE] [--title TEXT] [--style FILE] RESULT...
+ *   report [--title T] [--style FILE] [--json OUT] [--junit OUT]
+ *          [--durations N] RESULT...
+ *	the labs' results: a per-lab, per-test table on standard output,
+ *	results.json (Gradescope's autograder format: score, tests; under
+ *	extra_data each lab's verdict and each test's duration) and JUnit
+ *	XML; --style shows checkpatch's "total:" line; --durations lists
+ *	the N slowest tests (0: every timed test), as pytest's does.
+ *   report --gradebook-csv OUT --gradebook-json OUT [--labs "01 02"] DIR...
+ *	a class: each DIR is one student's output folder (its lab*.result
+ *	files), named after DIR's last component; one row a student, one
+ *	score a lab, the total and the worst verdict (not-graded for a lab
+ *	with no result).  The CSV is RFC 4180, every cell a spreadsheet
+ *	would read as a formula neutralised; --labs adds columns no student
+ *	has a result for.
+ *   report --fallback LOG --json OUT
+ *	the results.json of a submission the grader could not grade: score
+ *	0 and the end of LOG.
  *
- * Each RESULT is a lab result file written by parse (see results.h).
- * Exit status: 0 when every test passed, 1 otherwise, 2 on bad input.
+ * An OUT of "-" is standard output (no table is printed then): a script
+ * asks jq of the JSON (report --json - lab01.result | jq ...), never reads
+ * a result file itself.  Every output is valid UTF-8 JSON or XML whatever
+ * the guest printed.  Exit status (results.h): 0 every test passed on a
+ * clean run, 1 not, 2 bad arguments, input or I/O.
  */
 #include "results.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static struct lab_result lab_results[16];
+#define MAX_LABS	16
+#define FALLBACK_LINES	30
+
+static struct lab_result lab_results[MAX_LABS];
 static int nr_labs;
 static char style[LINE_MAX_LEN];	/* checkpatch's "total:" line */
+static int status = EXIT_PASSED;
+
+static void fail(int code)
+{
+	if (code > status)
+		status = code;
+}
+
+static void die(const char *what, const char *msg)
+{
+	fprintf(stderr, "report: %s%s%s\n", what, what[0] ? ": " : "", msg);
+	exit(EXIT_TOOL_ERROR);
+}
 
 /* An instructor's hidden tests of a lab have a lab id like "03h". */
 static int is_hidden(const struct lab_result *r)
@@ -23,38 +60,69 @@ static int is_hidden(const struct lab_result *r)
 	return r->lab[0] && r->lab[strlen(r->lab) - 1] == 'h';
 }
 
-static void json_str(FILE *f, const char *s)
+static int read_result(const char *path, struct lab_result *r)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	FILE *f = fopen(path, "r");
+	int err = !f || result_read(f, r);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (f)
+		fclose(f);
+	return err ? -1 : 0;
 }
 
-static void xml_str(FILE *f, const char *s)
+/* The SVG drawn from @t's trace, if the renderer made one. */
+static const char *timeline_of(const struct test_result *t)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	static char svg[sizeof(t->trace) + 4];
+	size_t n = strlen(t->trace);
+
+	if (n < 6 || strcmp(t->trace + n - 6, ".trace"))
+		return NULL;
+	snprintf(svg, sizeof(svg), "%.*s.svg", (int)(n - 6), t->trace);
+	return access(svg, R_OK) ? NULL : svg;
 }
 
-static void print_table(FILE *f, const char *title)
+/* ---- the labs' results ---------------------------------------------- */
+
+struct timed {
+	const struct lab_result *r;
+	const struct test_result *t;
+};
+
+static int slower_first(const void *a, const void *b)
+{
+	const struct test_result *x = ((const struct timed *)a)->t;
+	const struct test_result *y = ((const struct timed *)b)->t;
+
+	if (x->duration_us != y->duration_us)
+		return x->duration_us < y->duration_us ? 1 : -1;
+	return x < y ? -1 : x > y;	/* ties in the order of the results */
+}
+
+/* The @n slowest tests (0: all), as pytest's --durations lists them. */
+static void print_durations(FILE *f, int n)
+{
+	static struct timed timed[MAX_LABS * MAX_TESTS];
+	int nr = 0;
+
+	for (int l = 0; l < nr_labs; l++)
+		for (int i = 0; i < lab_results[l].nr_tests; i++)
+			if (lab_results[l].tests[i].duration_us >= 0)
+				timed[nr++] = (struct timed){ &lab_results[l], &lab_results[l].tests[i] };
+	if (!nr) {
+		fputs("\nno test durations were recorded\n", f);
+		return;
+	}
+	qsort(timed, nr, sizeof(timed[0]), slower_first);
+	if (n == 0 || n > nr)
+		n = nr;
+	fprintf(f, "\nslowest %d of %d timed tests:\n", n, nr);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  %9.3f s  lab%s/%s\n", timed[i].t->duration_us / 1e6,
+			timed[i].r->lab, timed[i].t->name);
+}
+
+static void print_table(FILE *f, const char *title, int durations)
 {
 	int score = 0, max = 0;
 
@@ -69,14 +137,15 @@ static void print_table(FILE *f, const char *title)
 			fprintf(f, "        %s\n", r->detail);
 		for (int i = 0; i < r->nr_tests; i++) {
 			const struct test_result *t = &r->tests[i];
+			const char *svg = timeline_of(t);
 
 			fprintf(f, "  %s  %-40s %d/%d", t->passed ? "PASS" : "FAIL",
 				t->name, t->points, t->max_points);
 			if (!t->passed)
 				fprintf(f, "  %s", t->message);
 			fputc('\n', f);
-			if (t->timeline[0])
-				fprintf(f, "        timeline: %s\n", t->timeline);
+			if (svg)
+				fprintf(f, "        timeline: %s\n", svg);
 		}
 		if (r->nr_excerpt) {
 			fprintf(f, "  -- what the %s showed --\n",
@@ -87,6 +156,8 @@ static void print_table(FILE *f, const char *title)
 		score += lab_score(r);
 		max += lab_max(r);
 	}
+	if (durations >= 0)
+		print_durations(f, durations);
 	if (style[0])
 		fprintf(f, "\nstyle (checkpatch, not scored): %s\n", style);
 	fprintf(f, "\nscore: %d/%d\n", score, max);
@@ -120,6 +191,7 @@ static void write_json(FILE *f)
 
 		for (int i = 0; i < r->nr_tests; i++, first = 0) {
 			const struct test_result *t = &r->tests[i];
+			const char *svg = timeline_of(t);
 			char name[256];
 
 			snprintf(name, sizeof(name), "lab%s/%s", r->lab, t->name);
@@ -129,16 +201,22 @@ static void write_json(FILE *f)
 				atoi(r->lab), is_hidden(r) ? "h" : "", i + 1,
 				t->points, t->max_points, t->passed ? "passed" : "failed",
 				is_hidden(r) ? "after_published" : "visible");
-			if (t->timeline[0]) {
+			if (svg) {
 				char out[LINE_MAX_LEN + 300];
 
 				snprintf(out, sizeof(out), "%s\nTimeline (SVG): %s",
-					 t->message, t->timeline);
+					 t->message, svg);
 				json_str(f, out);
 			} else {
 				json_str(f, t->message);
 			}
-			fputc('}', f);
+			fputs(", \"extra_data\": {\"lab\": ", f);
+			json_str(f, r->lab);
+			fputs(", \"test\": ", f);
+			json_str(f, t->name);
+			if (t->duration_us >= 0)
+				fprintf(f, ", \"duration_us\": %lld", t->duration_us);
+			fputs("}}", f);
 		}
 	}
 	fputs("\n  ],\n  \"extra_data\": {", f);
@@ -155,8 +233,10 @@ static void write_json(FILE *f)
 		json_str(f, r->lab);
 		fputs(", \"title\": ", f);
 		json_str(f, r->title);
-		fprintf(f, ", \"verdict\": \"%s\", \"score\": %d, \"max_score\": %d, \"output\": ",
+		fprintf(f, ", \"verdict\": \"%s\", \"score\": %d, \"max_score\": %d, \"detail\": ",
 			verdict_names[r->verdict], lab_score(r), lab_max(r));
+		json_str(f, r->detail);
+		fputs(", \"output\": ", f);
 		lab_output(f, r);
 		fputc('}', f);
 	}
@@ -172,13 +252,18 @@ static void write_junit(FILE *f)
 
 		for (int i = 0; i < r->nr_tests; i++)
 			failures -= r->tests[i].passed;
-		fprintf(f, "  <testsuite name=\"lab%s\" tests=\"%d\" failures=\"%d\">\n",
-			r->lab, r->nr_tests, failures);
+		fputs("  <testsuite name=\"lab", f);
+		xml_str(f, r->lab);
+		fprintf(f, "\" tests=\"%d\" failures=\"%d\">\n", r->nr_tests, failures);
 		for (int i = 0; i < r->nr_tests; i++) {
 			const struct test_result *t = &r->tests[i];
 
-			fprintf(f, "    <testcase classname=\"lab%s\" name=\"", r->lab);
+			fputs("    <testcase classname=\"lab", f);
+			xml_str(f, r->lab);
+			fputs("\" name=\"", f);
 			xml_str(f, t->name);
+			if (t->duration_us >= 0)
+				fprintf(f, "\" time=\"%.6f", t->duration_us / 1e6);
 			if (t->passed) {
 				fputs("\"/>\n", f);
 				continue;
@@ -198,21 +283,6 @@ static void write_junit(FILE *f)
 	fputs("</testsuites>\n", f);
 }
 
-static void write_file(const char *path, void (*fn)(FILE *))
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	fn(f);
-	if (fclose(f)) {
-		perror(path);
-		exit(2);
-	}
-}
-
 /* The summary line of checkpatch's output ("total: N errors, ..."). */
 static void read_style(const char *path)
 {
@@ -227,37 +297,400 @@ static void read_style(const char *path)
 	fclose(f);
 }
 
+/* ---- a class: the gradebook ----------------------------------------- */
+
+#define MAX_COLS	32
+
+struct cell {
+	char lab[8];
+	int score, max;
+	enum verdict verdict;
+};
+
+struct student {
+	const char *name;	/* as the folder is named */
+	int nr_cells;
+	struct cell cells[MAX_COLS];
+};
+
+static struct student *students;
+static int nr_students;
+static char cols[MAX_COLS][8];
+static int nr_cols, col_max[MAX_COLS];
+
+static int col_of(const char *lab)
+{
+	for (int c = 0; c < nr_cols; c++)
+		if (!strcmp(cols[c], lab))
+			return c;
+	if (nr_cols == MAX_COLS)
+		die(lab, "too many labs for one gradebook");
+	clean_copy(cols[nr_cols], lab, sizeof(cols[0]));
+	return nr_cols++;
+}
+
+/* The index of @s's cell of @lab, or -1. */
+static int cell_of(const struct student *s, const char *lab)
+{
+	for (int i = 0; i < s->nr_cells; i++)
+		if (!strcmp(s->cells[i].lab, lab))
+			return i;
+	return -1;
+}
+
+static void add_cell(struct student *s, const char *lab, int score, int max, enum verdict v)
+{
+	int i = cell_of(s, lab);
+	struct cell *c;
+
+	if (i < 0) {
+		if (s->nr_cells == MAX_COLS)
+			return;
+		i = s->nr_cells++;
+	}
+	c = &s->cells[i];
+	clean_copy(c->lab, lab, sizeof(c->lab));
+	c->score = score, c->max = max, c->verdict = v;
+	col_of(c->lab);
+}
+
+/* One student's folder: every lab*.result in it. */
+static void read_student(struct student *s, const char *dir)
+{
+	static struct lab_result r;
+	char path[4096];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		fprintf(stderr, "report: %s: no results (not graded)\n", dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char lab[8];
+
+		if (strncmp(e->d_name, "lab", 3) || n < 11 || n > 3 + 7 + 7 ||
+		    strcmp(e->d_name + n - 7, ".result"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (read_result(path, &r)) {
+			/* Its lab is not graded, and the gradebook says so. */
+			fprintf(stderr, "report: cannot read lab result %s\n", path);
+			fail(EXIT_TOOL_ERROR);
+			snprintf(lab, sizeof(lab), "%.*s", (int)(n - 10), e->d_name + 3);
+			add_cell(s, lab, 0, 0, V_NOT_GRADED);
+			continue;
+		}
+		add_cell(s, r.lab, lab_score(&r), lab_max(&r), r.verdict);
+	}
+	closedir(d);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The student's cell for column @c; a lab with no result is not-graded. */
+static struct cell student_cell(const struct student *s, int c)
+{
+	int i = cell_of(s, cols[c]);
+
+	if (i >= 0 && s->cells[i].verdict != V_NOT_GRADED)
+		return s->cells[i];
+	return (struct cell){ .score = 0, .max = col_max[c], .verdict = V_NOT_GRADED };
+}
+
+/* Total, max and worst verdict of a student's row. */
+static enum verdict student_sum(const struct student *s, int *total, int *max)
+{
+	enum verdict worst = V_OK;
+
+	*total = *max = 0;
+	for (int c = 0; c < nr_cols; c++) {
+		struct cell cell = student_cell(s, c);
+
+		*total += cell.score;
+		*max += cell.max;
+		if (cell.verdict > worst)
+			worst = cell.verdict;
+	}
+	return worst;
+}
+
+/*
+ * One CSV field (RFC 4180), always quoted, as valid UTF-8 (tabs and line
+ * breaks kept, other control characters replaced); text a spreadsheet
+ * would take for a formula (= + - @ tab CR first) gets a leading quote.
+ */
+static void csv_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	if (*s && strchr("=+-@\t\r", *s))
+		fputc('\'', f);
+	while (*s) {
+		unsigned int cp;
+		int len = utf8_char(s, &cp);
+
+		if (!len || (cp < 0x20 && !strchr("\t\n\r", cp)) || cp == 0x7f)
+			fputs(REPLACEMENT_CHAR, f), len = len ? len : 1;
+		else if (cp == '"')
+			fputs("\"\"", f);
+		else
+			fwrite(s, 1, len, f);
+		s += len;
+	}
+	fputc('"', f);
+}
+
+static void write_csv(FILE *f)
+{
+	fputs("student", f);
+	for (int c = 0; c < nr_cols; c++)
+		fprintf(f, ",lab%s", cols[c]);
+	fputs(",total,max,status\r\n", f);
+	for (int i = 0; i < nr_students; i++) {
+		const struct student *s = &students[i];
+		int total, max;
+		enum verdict worst = student_sum(s, &total, &max);
+
+		csv_str(f, s->name);
+		for (int c = 0; c < nr_cols; c++)
+			fprintf(f, ",%d", student_cell(s, c).score);
+		fprintf(f, ",%d,%d,%s\r\n", total, max, verdict_names[worst]);
+	}
+}
+
+static void write_gradebook_json(FILE *f)
+{
+	fputs("[", f);
+	for (int i = 0; i < nr_students; i++) {
+		const struct student *s = &students[i];
+		int total, max;
+		enum verdict worst = student_sum(s, &total, &max);
+
+		fprintf(f, "%s\n  {\"student\": ", i ? "," : "");
+		json_str(f, s->name);
+		fprintf(f, ", \"total\": %d, \"max_score\": %d, \"status\": \"%s\", \"labs\": {",
+			total, max, verdict_names[worst]);
+		for (int c = 0; c < nr_cols; c++) {
+			struct cell cell = student_cell(s, c);
+
+			fprintf(f, "%s\"lab%s\": {\"score\": %d, \"max_score\": %d, \"verdict\": \"%s\"}",
+				c ? ", " : "", cols[c], cell.score, cell.max,
+				verdict_names[cell.verdict]);
+		}
+		fputs("}}", f);
+	}
+	fputs("\n]\n", f);
+}
+
+static void print_gradebook(FILE *f)
+{
+	char one_line[LINE_MAX_LEN], name[LINE_MAX_LEN];
+
+	fprintf(f, "%-24s", "student");
+	for (int c = 0; c < nr_cols; c++)
+		fprintf(f, " %7s", cols[c]);
+	fprintf(f, " %9s  %s\n", "total", "status");
+	for (int i = 0; i < nr_students; i++) {
+		const struct student *s = &students[i];
+		int total, max;
+		enum verdict worst = student_sum(s, &total, &max);
+
+		/* One line a student, whatever the name holds. */
+		snprintf(one_line, sizeof(one_line), "%s", s->name);
+		for (char *p = one_line; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		clean_copy(name, one_line, sizeof(name));
+		fprintf(f, "%-24s", name);
+		for (int c = 0; c < nr_cols; c++) {
+			struct cell cell = student_cell(s, c);
+			char sc[24];
+
+			snprintf(sc, sizeof(sc), "%d/%d", cell.score, cell.max);
+			fprintf(f, " %7s", sc);
+		}
+		fprintf(f, " %4d/%-4d  %s\n", total, max, verdict_names[worst]);
+	}
+}
+
+static void gradebook(char **dirs, int n, const char *labs)
+{
+	char buf[256], *tok, *save;
+
+	students = calloc(n, sizeof(*students));
+	if (!students)
+		die("", "out of memory");
+	snprintf(buf, sizeof(buf), "%s", labs ? labs : "");
+	for (tok = strtok_r(buf, " ,", &save); tok; tok = strtok_r(NULL, " ,", &save))
+		col_of(tok);
+	for (int i = 0; i < n; i++) {
+		struct student *s = &students[nr_students++];
+		size_t len = strlen(dirs[i]);
+		char *base;
+
+		while (len > 1 && dirs[i][len - 1] == '/')
+			dirs[i][--len] = '\0';
+		base = strrchr(dirs[i], '/');
+		s->name = base ? base + 1 : dirs[i];
+		read_student(s, dirs[i]);
+	}
+	qsort(cols, nr_cols, sizeof(cols[0]), by_name);
+	for (int i = 0; i < nr_students; i++)
+		for (int j = 0; j < students[i].nr_cells; j++) {
+			const struct cell *cell = &students[i].cells[j];
+			int c = col_of(cell->lab);
+
+			if (cell->max > col_max[c])
+				col_max[c] = cell->max;
+		}
+	for (int i = 0; i < nr_students; i++) {
+		int total, max;
+
+		if (student_sum(&students[i], &total, &max) != V_OK || total != max)
+			fail(EXIT_FAILED);
+	}
+}
+
+/* ---- a submission the grader could not grade ------------------------ */
+
+static char fallback_text[(FALLBACK_LINES + 1) * LINE_MAX_LEN];
+
+static void write_fallback(FILE *f)
+{
+	fputs("{\n  \"score\": 0,\n  \"output\": ", f);
+	json_str(f, fallback_text);
+	/* Gradescope wants a test: one, worth nothing, that says the same. */
+	fputs(",\n  \"tests\": [\n    {\"name\": \"grader\", \"score\": 0, \"max_score\": 0, "
+	      "\"status\": \"failed\", \"visibility\": \"visible\", \"output\": ", f);
+	json_str(f, fallback_text);
+	fprintf(f, "}\n  ],\n  \"extra_data\": {\"verdict\": \"%s\"}\n}\n",
+		verdict_names[V_NOT_GRADED]);
+}
+
+/* The last FALLBACK_LINES lines of @path, cleaned, after a heading. */
+static void read_fallback(const char *path)
+{
+	static char ring[FALLBACK_LINES][LINE_MAX_LEN];
+	char *line = NULL;
+	size_t cap = 0, n;
+	int count = 0;
+	FILE *f = fopen(path, "r");
+
+	n = snprintf(fallback_text, sizeof(fallback_text),
+		     "The grader could not grade this submission (this is not a verdict on it).");
+	if (!f) {
+		snprintf(fallback_text + n, sizeof(fallback_text) - n,
+			 "\n(its log %s could not be read)", path);
+		return;
+	}
+	while (getline(&line, &cap, f) > 0)
+		clean_copy(ring[count++ % FALLBACK_LINES], line, LINE_MAX_LEN);
+	free(line);
+	fclose(f);
+	n += snprintf(fallback_text + n, sizeof(fallback_text) - n,
+		      " The end of its log:");
+	for (int i = count > FALLBACK_LINES ? count - FALLBACK_LINES : 0; i < count; i++)
+		n += snprintf(fallback_text + n, sizeof(fallback_text) - n, "\n%s",
+			      ring[i % FALLBACK_LINES]);
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+static void write_file(const char *path, void (*fn)(FILE *))
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f)
+		die(path, "cannot write");
+	fn(f);
+	if (f == stdout ? fflush(f) || ferror(f) : fclose(f))
+		die(path, "cannot write");
+}
+
+static const char usage[] =
+	"usage: report [--title T] [--style FILE] [--json OUT] [--junit OUT] [--durations N] RESULT...\n"
+	"       report --gradebook-csv OUT --gradebook-json OUT [--labs \"01 02\"] [--] DIR...\n"
+	"       report --fallback LOG --json OUT";
+
 int main(int argc, char **argv)
 {
 	const char *json = NULL, *junit = NULL, *title = "schedlab results";
-	int all_passed = 1;
+	const char *csv = NULL, *gjson = NULL, *labs = NULL, *fallback = NULL;
+	int durations = -1, i, to_stdout;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") && i + 1 < argc) {
-			json = argv[++i];
-		} else if (!strcmp(argv[i], "--junit") && i + 1 < argc) {
-			junit = argv[++i];
-		} else if (!strcmp(argv[i], "--title") && i + 1 < argc) {
-			title = argv[++i];
-		} else if (!strcmp(argv[i], "--style") && i + 1 < argc) {
-			read_style(argv[++i]);
-		} else {
-			FILE *f = fopen(argv[i], "r");
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
-			if (!f || nr_labs == 16 || result_read(f, &lab_results[nr_labs])) {
-				fprintf(stderr, "report: cannot read lab result %s\n", argv[i]);
-				return 2;
-			}
-			fclose(f);
-			nr_labs++;
+		if (!strcmp(opt, "--")) {
+			i++;
+			break;
 		}
+		if (!val)
+			die(opt, "needs a value");
+		i++;
+		if (!strcmp(opt, "--json"))
+			json = val;
+		else if (!strcmp(opt, "--junit"))
+			junit = val;
+		else if (!strcmp(opt, "--title"))
+			title = val;
+		else if (!strcmp(opt, "--style"))
+			read_style(val);
+		else if (!strcmp(opt, "--durations") && strspn(val, "0123456789") == strlen(val) && val[0])
+			durations = atoi(val);
+		else if (!strcmp(opt, "--gradebook-csv"))
+			csv = val;
+		else if (!strcmp(opt, "--gradebook-json"))
+			gjson = val;
+		else if (!strcmp(opt, "--labs"))
+			labs = val;
+		else if (!strcmp(opt, "--fallback"))
+			fallback = val;
+		else
+			die(opt, usage);
 	}
-	for (int l = 0; l < nr_labs; l++)
-		all_passed &= lab_score(&lab_results[l]) == lab_max(&lab_results[l]);
-	print_table(stdout, title);
+	to_stdout = (json && !strcmp(json, "-")) || (junit && !strcmp(junit, "-")) ||
+		    (csv && !strcmp(csv, "-")) || (gjson && !strcmp(gjson, "-"));
+
+	if (fallback) {
+		if (!json || i < argc)
+			die("--fallback", usage);
+		read_fallback(fallback);
+		write_file(json, write_fallback);
+		return EXIT_PASSED;
+	}
+	if (csv || gjson) {
+		if (!csv || !gjson || i == argc)
+			die("--gradebook-csv", usage);
+		gradebook(argv + i, argc - i, labs);
+		print_gradebook(to_stdout ? stderr : stdout);
+		write_file(csv, write_csv);
+		write_file(gjson, write_gradebook_json);
+		if (!to_stdout)
+			printf("gradebook: %s %s\n", csv, gjson);
+		return status;
+	}
+	if (i == argc)
+		die("", usage);
+	for (; i < argc; i++) {
+		if (nr_labs == MAX_LABS)
+			die(argv[i], "too many lab results");
+		if (read_result(argv[i], &lab_results[nr_labs]))
+			die(argv[i], "cannot read lab result");
+		if (!lab_passed(&lab_results[nr_labs++]))
+			fail(EXIT_FAILED);
+	}
+	if (!to_stdout)
+		print_table(stdout, title, durations);
 	if (json)
 		write_file(json, write_json);
 	if (junit)
 		write_file(junit, write_junit);
-	return all_passed ? 0 : 1;
+	return status;
 }

@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * results.h - one lab's grading result, as the parser writes it and the
- * report reads it.  On disk it is a small line-based text file:
+ * report reads it (the report is its only reader: everything else asks the
+ * report, or jq of the report's JSON).  On disk it is a small line-based
+ * text file:
  *
  *	lab NN TITLE
  *	verdict WORD
  *	detail ONE LINE THAT SAYS WHY
  *	excerpt A CONSOLE OR BUILD LINE      (any number, in order)
- *	test NAME pass|fail POINTS MAX MESSAGE
- *	timeline NAME PATH                    (an SVG of where NAME's tasks ran)
+ *	test NAME pass|fail POINTS MAX USEC MESSAGE
+ *	trace NAME PATH                       (the placement trace NAME printed)
  *
- * Fields are separated by one tab; no field holds a tab or a newline.
+ * Fields are separated by one tab; no field holds a tab, a newline or any
+ * other control character, and every field is valid UTF-8 (clean_copy()).
+ * USEC is how long the test took on the guest's monotonic clock, -1 when
+ * unknown.  A trace PATH ends in ".trace"; its timeline is the same path
+ * ending in ".svg", once the renderer has drawn it (the report links it
+ * only if it exists).
  */
 #ifndef SCHEDLAB_RESULTS_H
 #define SCHEDLAB_RESULTS_H
@@ -21,33 +28,45 @@
 #define MAX_EXCERPT	40
 #define LINE_MAX_LEN	1024
 
+/* The exit status of every grader tool (parse, report, timeline). */
+enum tool_status {
+	EXIT_PASSED = 0,	/* every graded test passed (or: done, for a tool that does not grade) */
+	EXIT_FAILED = 1,	/* a test failed, or a lab got a verdict other than ok */
+	EXIT_TOOL_ERROR = 2,	/* the tool itself failed: bad arguments or input, I/O */
+	EXIT_RETRY_ALONE = 3,	/* parse: an earlier lab's trouble cut this one short; boot it alone */
+};
+
 /* Why a lab scored what it did, worst last. */
 enum verdict {
 	V_OK,		/* the suite ran to its end, no kernel splat */
 	V_TEST_CRASH,	/* the suite started but did not finish */
 	V_NO_TESTS,	/* the kernel booted, the suite never started */
 	V_HANG,		/* no end within the time limit */
-	V_FLOOD,	/* the console outgrew its cap (instructor grading) */
+	V_FLOOD,	/* the console (or results) grew past the grader's cap */
 	V_WARNING,	/* WARNING: splat */
 	V_BUG,		/* BUG: splat, lockdep report */
 	V_OOPS,		/* Oops / unable to handle kernel ... */
 	V_PANIC,	/* Kernel panic */
+	V_DUPLICATE,	/* a test reported twice in one run: forged or corrupted output */
 	V_NO_APPLY,	/* the submission does not apply */
 	V_NO_BUILD,	/* the kernel does not build */
 	V_REJECTED,	/* the submission changes files it may not */
+	V_NOT_GRADED,	/* no result at all: the grader itself failed */
 	V_NR
 };
 
 extern const char *const verdict_names[V_NR];
 const char *verdict_text(enum verdict v);
+/* The verdict named @name, or V_NR if there is none. */
 enum verdict verdict_from_name(const char *name);
 
 struct test_result {
 	char name[128];
 	int passed;
 	int points, max_points;
+	long long duration_us;	/* -1: unknown */
 	char message[LINE_MAX_LEN];
-	char timeline[256];	/* SVG path, or "" */
+	char trace[256];	/* trace file path, or "" */
 };
 
 struct lab_result {
@@ -65,8 +84,26 @@ void result_write(FILE *f, const struct lab_result *r);
 int result_read(FILE *f, struct lab_result *r);
 int lab_score(const struct lab_result *r);
 int lab_max(const struct lab_result *r);
+/* Did every test of the lab pass, on a clean run? */
+int lab_passed(const struct lab_result *r);
 
-/* Copy @src into @dst (size @n), replacing tabs and control bytes. */
+/*
+ * Copy one line of untrusted text @src into @dst (size @n): stops at a
+ * newline, keeps whole UTF-8 characters only (an invalid byte becomes
+ * U+FFFD), drops terminal escape sequences (CSI, OSC, ...) and turns every
+ * other control character (tab, CR, C1) into a space; trailing spaces go.
+ */
 void clean_copy(char *dst, const char *src, size_t n);
+
+/*
+ * The length of the valid UTF-8 character at @s, its code point in *@cp;
+ * 0 for a byte that starts none (overlong forms and surrogates included).
+ */
+int utf8_char(const unsigned char *s, unsigned int *cp);
+#define REPLACEMENT_CHAR "\xef\xbf\xbd"	/* U+FFFD, for what is not UTF-8 */
+
+/* @s as a JSON string, quotes included; as XML text or attribute value. */
+void json_str(FILE *f, const char *s);
+void xml_str(FILE *f, const char *s);
 
 #endif

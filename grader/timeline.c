@@ -29,17 +29,23 @@
  *	<line class="tick" data-ms=>
  *
  * The trace comes from the guest, so it is not trusted: numbers are read
- * as numbers, the test name is escaped, and every table is bounded.
- * Exit status: 0, 1 for a usage or I/O error, 2 if IN has no trace line.
+ * as numbers and a line with one out of range (MAX_NUMBER) is skipped, so
+ * no arithmetic overflows; the test name is escaped; every table is
+ * bounded.  Exit status (results.h): 0 drawn; 2 a usage or I/O error, or
+ * IN has no trace line (then OUT is not written).
  */
+#include "results.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_CPUS	64
 #define MAX_ITEMS	8192
 #define MAX_PIDS	32
+#define MAX_NUMBER	1000000000000000LL	/* us: 31 years */
 
 /* Layout, in SVG user units (px). */
 #define WIDTH		1000
@@ -128,22 +134,52 @@ static void add_item(char kind, long pid, long cpu, long cpu2, long long t, long
 		tl.tmax = t2;
 }
 
+/*
+ * Up to @max numbers from @s into @v; how many, or -1 if a word is not a
+ * number or is one beyond +-MAX_NUMBER.
+ */
+static int read_numbers(const char *s, long long *v, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		char *end;
+
+		s += strspn(s, " ");
+		if (!*s || n == max)
+			return n;
+		errno = 0;
+		v[n] = strtoll(s, &end, 10);
+		if (end == s || (*end && *end != ' ') || errno ||
+		    v[n] > MAX_NUMBER || v[n] < -MAX_NUMBER)
+			return -1;
+		n++;
+		s = end;
+	}
+}
+
 /* One line; returns 1 if it was a trace line of our test. */
 static int parse_line(const char *line)
 {
 	char test[64], kind[8];
-	long long a, b, c, d;
-	int n;
+	long long v[4] = { 0 }, a, b, c, d;
+	int n, at;
 
 	if (strncmp(line, "TRACE ", 6))
 		return 0;
-	n = sscanf(line + 6, "%63s %7s %lld %lld %lld %lld", test, kind, &a, &b, &c, &d);
-	if (n < 3)
+	if (sscanf(line + 6, "%63s %7s %n", test, kind, &at) < 2)
 		return 0;
 	if (!tl.test[0])
 		snprintf(tl.test, sizeof(tl.test), "%s", test);
 	else if (strcmp(tl.test, test))
 		return 0;
+	n = read_numbers(line + 6 + at, v, 4);
+	if (n < 1) {
+		tl.skipped++;
+		return 1;
+	}
+	a = v[0], b = v[1], c = v[2], d = v[3];
+	n += 2;	/* as counted with the test and the kind */
 	if (!strcmp(kind, "cpu") && n >= 4) {
 		add_cpu(a, b < 0 ? -1 : b);
 	} else if (!strcmp(kind, "run") && n >= 6 && d >= c) {
@@ -155,7 +191,8 @@ static int parse_line(const char *line)
 	} else if (!strcmp(kind, "wake") && n >= 5) {
 		add_item('w', a, c, 0, b, 0);
 	} else if (!strcmp(kind, "lost")) {
-		tl.lost += a > 0 ? a : 0;
+		if (a > 0)
+			tl.lost = a > MAX_NUMBER - tl.lost ? MAX_NUMBER : tl.lost + a;
 	} else {
 		tl.skipped++;
 	}
@@ -167,22 +204,6 @@ static int by_cpu(const void *a, const void *b)
 	const long x = *(const long *)a, y = *(const long *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-/* XML text: the test name comes from the guest. */
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
-		}
-	}
 }
 
 static double x_of(long long t)
@@ -237,7 +258,7 @@ static void write_svg(FILE *f)
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
 		"font-size=\"12\" data-test=\"", WIDTH, height, WIDTH, height);
-	put_escaped(f, tl.test);
+	xml_str(f, tl.test);
 	fprintf(f, "\" data-tmax-us=\"%lld\">\n", tl.tmax);
 	fputs("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
 	      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">"
@@ -247,7 +268,7 @@ static void write_svg(FILE *f)
 
 	/* Title and summary */
 	fputs("<text class=\"title\" x=\"16\" y=\"26\" font-size=\"17\" font-weight=\"bold\">Where the tasks of ", f);
-	put_escaped(f, tl.test);
+	xml_str(f, tl.test);
 	fputs(" ran</text>\n", f);
 	fprintf(f, "<text class=\"summary\" x=\"16\" y=\"46\" fill=\"#555\">%d run%s, %d migration%s, "
 		"%d switch%s out while runnable, %d wakeup%s over %.3f ms",
@@ -389,12 +410,12 @@ int main(int argc, char **argv)
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: timeline IN.trace OUT.svg\n");
-		return 1;
+		return EXIT_TOOL_ERROR;
 	}
 	in = fopen(argv[1], "r");
 	if (!in) {
 		fprintf(stderr, "timeline: %s: %s\n", argv[1], strerror(errno));
-		return 1;
+		return EXIT_TOOL_ERROR;
 	}
 	while (fgets(line, sizeof(line), in)) {
 		size_t len = strcspn(line, "\r\n");
@@ -414,7 +435,7 @@ int main(int argc, char **argv)
 	fclose(in);
 	if (!lines) {
 		fprintf(stderr, "timeline: %s: no TRACE lines\n", argv[1]);
-		return 2;
+		return EXIT_TOOL_ERROR;
 	}
 	qsort(tl.cpus, tl.nr_cpus, sizeof(tl.cpus[0]), by_cpu);
 	for (int i = 0; i < tl.nr_cpus; i++)
@@ -427,12 +448,14 @@ int main(int argc, char **argv)
 	out = fopen(argv[2], "w");
 	if (!out) {
 		fprintf(stderr, "timeline: %s: %s\n", argv[2], strerror(errno));
-		return 1;
+		return EXIT_TOOL_ERROR;
 	}
 	write_svg(out);
 	if (fclose(out)) {
+		/* No half-written SVG for the report to link. */
 		fprintf(stderr, "timeline: %s: %s\n", argv[2], strerror(errno));
-		return 1;
+		unlink(argv[2]);
+		return EXIT_TOOL_ERROR;
 	}
-	return 0;
+	return EXIT_PASSED;
 }

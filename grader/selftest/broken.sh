@@ -14,13 +14,14 @@ batch() { BOOT_TIMEOUT=60 "$KIT/grader/grade-all.sh" --submissions "$B" --out "$
 batch >"$SELF/broken.log" 2>&1
 sed 's/^/  /' "$SELF/broken-out/gradebook.csv"
 while read -r name want; do
-	r=$SELF/broken-out/$name/lab01.result
-	got=$(field verdict "$r" 2>/dev/null)
-	score=$(awk -F'\t' '$1 == "test" {s += $4} END {print s + 0}' "$r" 2>/dev/null)
+	json=$(result_json "$SELF/broken-out/$name/lab01.result" 2>/dev/null)
+	got=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
+	score=$(jq -r '.score' <<<"$json" 2>/dev/null)
 	if [ "$got" = "$want" ] && [ "$score" = 0 ]; then st_ok; else
 		st_ko "$name: verdict '$got' with score $score, expected '$want' with 0"
 	fi
-	if grep -q "^$name,.*,$want\$" "$SELF/broken-out/gradebook.csv"; then st_ok; else
+	if [ "$(jq -r --arg n "$name" '.[] | select(.student == $n) | .status' \
+		"$SELF/broken-out/gradebook.json" 2>/dev/null)" = "$want" ]; then st_ok; else
 		st_ko "$name: the gradebook does not say $want"
 	fi
 done <<'EOF2'
@@ -32,7 +33,7 @@ forbidden-file rejected
 fake-results ok
 warn-in-admission warning
 EOF2
-if grep -q 'without this run.s marker were ignored' "$SELF/broken-out/fake-results/lab01.result"; then
+if lab_field "$SELF/broken-out/fake-results/lab01.result" detail | grep -q 'were ignored'; then
 	st_ok
 else
 	st_ko "fake-results: the report does not say that unmarked result lines were ignored"

@@ -27,7 +27,11 @@ stage "timeline: lab 3's busy task, from a little CPU's lane to a big one's"
 for who in reference starter; do
 	svg=$SELF/class-out/$who/lab03.test_busy_task_moves_at_first_throttle.svg
 	if [ ! -f "$svg" ]; then st_ko "timeline: no SVG for lab 3 on the $who"; continue; fi
-	if BUILD=$BUILD "$ST/timeline.sh" --moves "$svg" 2>"$SELF/timeline-$who.log"; then moved=yes; else moved=no; fi
+	if svg_moves_little_to_big "$svg" "$(svg_first_pid "$svg")" 2>"$SELF/timeline-$who.log"; then
+		moved=yes
+	else
+		moved=no
+	fi
 	want=$([ $who = reference ] && echo yes || echo no)
 	if [ $moved = "$want" ]; then st_ok; else
 		st_ko "timeline: on the $who the task's lane change is '$moved', expected '$want' ($svg)"

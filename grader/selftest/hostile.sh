@@ -43,14 +43,16 @@ grade_case() {
 
 # expect_case NAME VERDICT [full]: the case's verdict (and full marks).
 expect_case() {
-	local r=$SELF/hostile-out/$1/lab01.result got score max why
-	got=$(field verdict "$r" 2>/dev/null)
-	score=$(awk -F'\t' '$1 == "test" {s += $4; m += $5} END {print s + 0, m + 0}' "$r" 2>/dev/null)
-	max=${score#* } score=${score% *}
+	local r=$SELF/hostile-out/$1/lab01.result json got score max why
+	json=$(result_json "$r" 2>/dev/null)
+	got=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
+	score=$(jq -r '.score' <<<"$json" 2>/dev/null)
+	max=$(jq -r '.extra_data.labs[0].max_score' <<<"$json" 2>/dev/null)
 	if [ "$got" = "$2" ] && { [ "${3:-}" != full ] || [ "$score" = "$max" ]; }; then
 		st_ok "$1"
-		why=$(field detail "$r")
-		[ "$got" != no-build ] || why=$(field excerpt "$r" | grep -m 1 -E 'rror|limit')
+		why=$(jq -r '.extra_data.labs[0].detail' <<<"$json")
+		[ "$got" != no-build ] ||
+			why=$(jq -r '.extra_data.labs[0].output' <<<"$json" | grep -m 1 -E 'rror|limit')
 		printf '  %-14s %-9s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(echo "$why" | sed 's|.*/tree/||' | cut -c 1-100)"
 	else
 		st_ko "$1: verdict '${got:-none}' ($score/$max), expected '$2'${3:+ with full marks} (log: $SELF/hostile-$1.log)"
@@ -172,10 +174,12 @@ grep -q 'schedlab flood' "$f" || st_ko "flood: the test's patch does not loop"
 sub_patch "$(sub_commit "$SUB_STARTER" flood kernel/sched/core.c 100644 "$f")" >"$H/subs/flood.patch"
 grade_case flood '' "$H/subs/flood.patch"
 expect_case flood flood
-log=$SELF/hostile-out/flood/lab01.console.log
-if [ -f "$log" ] && [ "$(stat -c %s "$log")" -le "$CONSOLE_MAX" ]; then st_ok; else
-	st_ko "flood: the console log is not capped at $CONSOLE_MAX bytes"
-fi
+cap=$(numfmt --from=iec "$(_sandbox_limits boot | cut -d' ' -f5)")
+for log in "$SELF"/hostile-out/flood/boot*.log; do
+	if [ "$(stat -c %s "$log")" -le "$cap" ]; then st_ok; else
+		st_ko "flood: $log is not capped at $cap bytes"
+	fi
+done
 
 # --- nothing escaped ------------------------------------------------------------------
 escaped=$(ls -d "$CANARY"/* "$KIT"/schedlab-canary-* "$H"/schedlab-canary-* "$H"/source/schedlab-canary-* \

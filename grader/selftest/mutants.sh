@@ -17,10 +17,11 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	cp "$m" "$sub/zz-mutant.patch"
 	"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/mutants-out/$name" \
 		--labs "$lab" >"$SELF/mutants-out.$name.log" 2>&1
-	r=$SELF/mutants-out/$name/lab$lab.result
+	json=$(result_json "$SELF/mutants-out/$name/lab$lab.result" 2>/dev/null)
 	total=$((total + 1))
-	verdict=$(field verdict "$r" 2>/dev/null)
-	lost=$(awk -F'\t' '$1 == "test" && $3 == "fail" {n++} END {print n + 0}' "$r" 2>/dev/null)
+	verdict=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
+	lost=$(jq '[.tests[] | select(.status == "failed")] | length' <<<"$json" 2>/dev/null)
+	lost=${lost:-0}
 	# Killed: the mutant built and booted, and its lab lost points (to
 	# its tests, or to the kernel splat the mistake caused).
 	case $verdict in no-apply | no-build | rejected | "") lost=0 ;; esac
@@ -30,7 +31,9 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	for t in $want; do
 		case $t in
 		verdict:*) [ "$verdict" = "${t#verdict:}" ] || missed="$missed $t" ;;
-		*) [ "$verdict" = ok ] && grep -q "^test	$t	fail	" "$r" || missed="$missed $t" ;;
+		*) [ "$verdict" = ok ] && jq -e --arg t "$t" \
+			'any(.tests[]; .extra_data.test == $t and .status == "failed")' <<<"$json" >/dev/null ||
+			missed="$missed $t" ;;
 		esac
 	done
 	if [ "$lost" -gt 0 ] && [ -z "$missed" ]; then

@@ -4,10 +4,14 @@
 #   run.sh [PART...]	(default: every part, in this order)
 #
 # Each part is a file of this folder, sourced here; all count their checks
-# with lib.sh.  Grading parts share one grading slot, reused between runs,
+# with lib.sh, and ask the report (result_json) or jq of its JSON what a lab
+# result holds.  Grading parts share one grading slot, reused between runs,
 # so only what changed is rebuilt.
 #
-#   unit        the grader's tools on recorded logs and traces (no QEMU)
+#   unit        the parser and the report on recorded logs (no QEMU)
+#   timeline    the timeline renderer on recorded traces (no QEMU)
+#   texts       lab READMEs: one shape, real names, no "seeds"
+#   boot        boot.exp and grade.sh on guests that misbehave on purpose
 #   class       the starter scores 0 and the reference full marks, every lab
 #   hidden      an instructor's hidden tests, reported apart
 #   gradescope  run_autograder on a fake /autograder root
@@ -19,28 +23,36 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/svg.sh"
 STAGE=selftest
 
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
-PARTS=${*:-unit class hidden gradescope broken hostile batch mutants}
-field() { awk -F'\t' -v k="$1" '$1 == k {print $2}' "$2"; }
+TOOLS=$BUILD/grader
+PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants}
+
+# result_json RESULT...: the report's results.json of lab results (fails
+# only if the report cannot read them).
+result_json() { "$TOOLS/report" --json - "$@" || [ $? = 1 ]; }
+# lab_field RESULT KEY: the lab's KEY (verdict, detail...), "" if unreadable.
+lab_field() { result_json "$1" 2>/dev/null | jq -r --arg k "$2" '.extra_data.labs[0][$k]'; }
 
 # expect_tests RESULT pass|fail WHAT: every test of the lab is WHAT, and the
 # run was clean (the suite ran to its end, no kernel splat).
 expect_tests() {
-	local f=$1 want=$2 what=$3 lab verdict
-	lab=$(field lab "$f")
-	verdict=$(field verdict "$f")
+	local f=$1 want=$2 what=$3 json lab verdict name got msg
+	json=$(result_json "$f") || { st_ko "$what: no readable result $f"; return; }
+	lab=$(jq -r '.extra_data.labs[0].lab' <<<"$json")
+	verdict=$(jq -r '.extra_data.labs[0].verdict' <<<"$json")
 	if [ "$verdict" != ok ]; then
-		st_ko "lab $lab, $what: the run was not clean ($verdict: $(field detail "$f"))"
+		st_ko "lab $lab, $what: the run was not clean ($verdict: $(jq -r '.extra_data.labs[0].detail' <<<"$json"))"
 		return
 	fi
-	while IFS=$'\t' read -r _ name got _ _ msg; do
+	while IFS=$'\t' read -r name got msg; do
 		if [ "$got" = "$want" ]; then st_ok; else
 			st_ko "lab $lab $name should ${want} on the $what, but ${got}ed: $msg"
 		fi
-	done < <(grep '^test	' "$f")
+	done < <(jq -r '.tests[] | [.extra_data.test, (if .status == "passed" then "pass" else "fail" end), .output] | @tsv' <<<"$json")
 }
 
 rm -rf "$SELF"

@@ -1,42 +1,193 @@
 # shellcheck shell=bash
-# Part of make test (run.sh): the grader's own unit tests, on the host.
-# Recorded console and build logs (cases/NAME/) go through the parser, and
-# the parser's results through the report writer; each output is compared
-# with the expected one kept beside it (UPDATE=1 rewrites them: review the
-# diff).  Each case: console.log, args (the parser's options), tests (the
-# lab's test list) and expected.result.  The cases come from real boots
-# (see broken/ for the patches that made the broken ones) and a few edited
-# copies of them (hang, crash, forged result lines).  Then the timeline
-# renderer on recorded traces (timeline.sh).
+# Part of make test (run.sh): the parser and the report on the host, on
+# recorded logs.  Each case (cases/NAME/) holds args (the parser's options;
+# CASE stands for the case's folder), its logs (console.log and
+# results.log: a boot's two channels, or the log of a build), tests (the
+# lab's test list), expected.result and, for a lab the parser must hand
+# back to be booted again alone, expected.status (3).  A folder without
+# args only holds logs that other cases share.  The cases come from real
+# boots (see broken/ for the patches that made the broken ones; the older
+# ones were one console, split in two) and edited copies of them: a hang,
+# a crash, forged result lines, and what a guest may print to break a
+# grader - bytes that are not UTF-8, escape sequences, a CR or kernel text
+# before a marked line, a CR hiding a splat, a test reported twice - and
+# durations.  Each output is compared with the expected one kept beside it
+# (UPDATE=1 rewrites them: review the diff); every output must be valid
+# whatever the guest printed.  Then the report's other formats: the
+# gradebook of a class with hostile names, and the results.json of a
+# submission the grader could not grade.
 
 stage "grader unit tests (recorded logs)"
-TOOLS=$BUILD/grader
 CASES=$ST/cases
 U=$SELF/unit
+rm -rf "$U"
 mkdir -p "$U"
+
+# clean_text FILE: valid UTF-8, no control character but tabs and newlines
+# (so no escape sequence can reach a terminal from it).
+clean_text() {
+	iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 &&
+		! LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"
+}
+valid_json() { python3 -m json.tool "$1" >/dev/null; }
+# json_true FILTER FILE: jq's FILTER holds on FILE.
+json_true() { jq -e "$1" "$2" >/dev/null; }
+valid_xml() { xmllint --noout "$1"; }
+
 for c in "$CASES"/*/; do
 	c=${c%/}
 	name=${c##*/}
-	eval "args=($(cat "$c/args"))"
+	r=$U/$name.result
+	[ -f "$c/args" ] || continue
+	eval "args=($(sed "s|CASE|$c|g" "$c/args"))"
+	status=0
 	"$TOOLS/parse" --lab 01 --title "admission capacity" --tests "$c/tests" \
-		"${args[@]}" "$c/console.log" >"$U/$name.result"
-	st_same "parse: $name" "$c/expected.result" "$U/$name.result"
+		"${args[@]}" >"$r" || status=$?
+	[ -f "$c/expected.result" ] || : >"$c/expected.result"
+	st_same "parse: $name" "$c/expected.result" "$r"
+	if [ -f "$c/expected.status" ]; then
+		st_check "parse: $name: exit status $status" [ "$status" = "$(cat "$c/expected.status")" ]
+		continue
+	fi
+	want=$(result_json "$r" | jq 'if .extra_data.labs[0].verdict == "ok" and .score == .max_score then 0 else 1 end')
+	st_check "parse: $name: exit status $status" [ "$status" = "$want" ]
+	st_check "parse: $name: the result is clean text" clean_text "$r"
+	# Every format of the report, whatever the guest printed.
+	"$TOOLS/report" --json "$U/$name.json" --junit "$U/$name.xml" "$r" >"$U/$name.table"
+	st_check "report: $name: results.json is valid JSON" valid_json "$U/$name.json"
+	st_check "report: $name: junit.xml is valid XML" valid_xml "$U/$name.xml"
+	st_check "report: $name: the table is clean text" clean_text "$U/$name.table"
 done
 
 # The report: the table, results.json and JUnit XML of two labs' results.
 "$TOOLS/report" --json "$U/results.json" --junit "$U/junit.xml" \
 	"$CASES/fail-starter/expected.result" "$CASES/oops-at-boot/expected.result" \
 	>"$U/table.txt"
-status=$?
-st_check "report: exit status 1 when a test failed" [ "$status" = 1 ]
+st_check "report: exit status 1 when a test failed" [ $? = 1 ]
 for f in table.txt results.json junit.xml; do
 	st_same "report: $f" "$ST/expected/$f" "$U/$f"
 done
 "$TOOLS/report" "$CASES/pass-reference/expected.result" >/dev/null
 st_check "report: exit status 0 when all passed" [ $? = 0 ]
+"$TOOLS/report" "$U/no-such.result" 2>/dev/null
+st_check "report: exit status 2 for a result it cannot read" [ $? = 2 ]
+"$TOOLS/report" --durations many "$CASES/pass-reference/expected.result" 2>/dev/null
+st_check "report: exit status 2 for a bad option" [ $? = 2 ]
+st_check "report: --json - writes only the JSON" \
+	json_true '.score == 6' <(result_json "$CASES/pass-reference/expected.result")
+"$TOOLS/parse" --lab 01 --tests "$CASES/no-apply/tests" --verdict no-such-verdict 2>/dev/null
+st_check "parse: exit status 2 for a verdict it does not know" [ $? = 2 ]
 
-if BUILD=$BUILD "$ST/timeline.sh" >"$SELF/timeline.log" 2>&1; then st_ok "timeline renderer"; else
-	cat "$SELF/timeline.log"
-	st_ko "timeline renderer tests"
-fi
-echo "  timeline renderer: $(tail -n 1 "$SELF/timeline.log")"
+# Durations: the guest's TIME lines, the slowest listed on request, and in
+# both machine formats.
+r=$CASES/durations/expected.result
+"$TOOLS/report" --durations 3 --json "$U/durations.json" --junit "$U/durations.xml" "$r" \
+	>"$U/durations.txt"
+st_same "report: --durations 3" "$ST/expected/durations.txt" "$U/durations.txt"
+st_check "report: each test's duration in results.json (extra_data)" json_true \
+	'[.tests[].extra_data.duration_us] == [912345, 30250, 1204000, 15, 3170000, null]' "$U/durations.json"
+st_check "report: an unknown duration is left out" \
+	json_true '.tests[5].extra_data | has("duration_us") | not' "$U/durations.json"
+st_check "report: each test's time in junit.xml" [ "$(xmllint --xpath \
+	'string(//testcase[@name="test_partition_little"]/@time)' "$U/durations.xml")" = 3.170000 ]
+
+# The report links a timeline only once it is drawn, hidden tests' too.
+m=SL00112233445566778899aabb cm=SC00112233445566778899aabb
+tr=$U/traces
+mkdir -p "$tr"
+echo test_a >"$tr/tests"
+for sec in 01 01h; do
+	printf "$m %s\n" "BEGIN $sec" "TRACE test_a cpu 0 512" "TRACE test_a run 7 0 0 1500" \
+		"t.c:1:P:test_a:test_a:0: Passed" "TIME test_a 2000" "END $sec"
+done >"$tr/results.log"
+printf "schedlab: $cm %s\n" "begin 01" "end 01" "begin 01h" "end 01h" "done" >"$tr/console.log"
+for sec in 01 01h; do
+	"$TOOLS/parse" --lab $sec --title traced --tests "$tr/tests" --mark $m --cmark $cm --status 0 \
+		--alone --console "$tr/console.log" --results "$tr/results.log" --traces "$tr/lab$sec" \
+		>"$tr/lab$sec.result"
+done
+st_check "parse: the trace of lab 01's test is written" [ -s "$tr/lab01.test_a.trace" ]
+st_check "parse: the trace of the hidden tests' test is written" [ -s "$tr/lab01h.test_a.trace" ]
+st_xfail "report: no timeline before it is drawn" grep -q timeline: <("$TOOLS/report" "$tr/lab01.result")
+"$TOOLS/timeline" "$tr/lab01h.test_a.trace" "$tr/lab01h.test_a.svg"
+st_check "report: the drawn timeline is linked" \
+	grep -qF "timeline: $tr/lab01h.test_a.svg" <("$TOOLS/report" "$tr/lab01h.result")
+st_check "report: and named in results.json" json_true \
+	'.tests[0].output | endswith("Timeline (SVG): '"$tr"'/lab01h.test_a.svg")' <(result_json "$tr/lab01h.result")
+
+# A class's gradebook: one row a student whatever the name, the worst
+# verdict (not the first that is not ok), the CSV read back by Python's
+# csv module with no cell a spreadsheet would take for a formula, the JSON
+# by jq.  Lab 02 is made here: two tests that pass, or a panic.
+gb=$U/class
+names=(-alice 'a,b' '=1+1' $'new\nline' 'quo"te' $'\ttab' '@dup')
+lab01=(pass-reference fail-starter pass-reference warn-in-lab no-build pass-reference duplicate)
+lab02=(pass pass - panic pass pass pass)
+printf '%s\n' test_one test_two >"$gb.tests"
+for kind in pass panic; do
+	printf "$m %s\n" "BEGIN 02" "t.c:1:P:test_one:test_one:0: Passed" \
+		"t.c:2:P:test_two:test_two:0: Passed" "END 02" >"$gb.$kind.results"
+	{
+		echo "schedlab: $cm begin 02"
+		[ $kind = pass ] || echo "[    9.000000] Kernel panic - not syncing: Oops: Fatal exception"
+		echo "schedlab: $cm end 02"
+	} >"$gb.$kind.console"
+done
+dirs=()
+for i in "${!names[@]}"; do
+	d=$gb/${names[$i]}
+	dirs+=("$d")
+	mkdir -p "$d"
+	cp "$CASES/${lab01[$i]}/expected.result" "$d/lab01.result"
+	[ "${lab02[$i]}" = - ] || "$TOOLS/parse" --lab 02 --title two --tests "$gb.tests" --mark $m \
+		--cmark $cm --status "$([ "${lab02[$i]}" = pass ] && echo 0 || echo 1)" --alone \
+		--console "$gb.${lab02[$i]}.console" --results "$gb.${lab02[$i]}.results" >"$d/lab02.result"
+done
+"$TOOLS/report" --gradebook-csv "$gb/gradebook.csv" --gradebook-json "$gb/gradebook.json" \
+	--labs "01 02" -- "${dirs[@]}" >"$gb/table.txt"
+st_check "gradebook: exit status 1 (not every student passed)" [ $? = 1 ]
+st_check "gradebook: the table is clean text" clean_text "$gb/table.txt"
+st_check "gradebook: CSV, every student once with the right grade and the worst verdict" \
+	python3 - "$gb/gradebook.csv" <<'EOF'
+import csv, sys
+want = {
+    "'-alice": ["6", "2", "8", "8", "ok"],
+    "a,b": ["0", "2", "2", "8", "ok"],
+    "'=1+1": ["6", "0", "6", "8", "not-graded"],
+    "new\nline": ["0", "0", "0", "8", "panic"],
+    'quo"te': ["0", "2", "2", "8", "no-build"],
+    "'\ttab": ["6", "2", "8", "8", "ok"],
+    "'@dup": ["0", "2", "2", "8", "duplicate"],
+}
+with open(sys.argv[1], newline="", encoding="utf-8") as f:
+    rows = list(csv.reader(f, strict=True))
+ok = rows[0] == ["student", "lab01", "lab02", "total", "max", "status"]
+got = {row[0]: row[1:] for row in rows[1:]}
+ok &= len(rows) == len(want) + 1 and got == want
+ok &= not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for row in rows for cell in row if cell)
+if not ok:
+    print("        got:", rows)
+sys.exit(0 if ok else 1)
+EOF
+st_check "gradebook: JSON, the names as they are" diff -u - <(jq -c '.[] | [.student, .total, .max_score, .status]' "$gb/gradebook.json") <<'EOF'
+["-alice",8,8,"ok"]
+["a,b",2,8,"ok"]
+["=1+1",6,8,"not-graded"]
+["new\nline",0,8,"panic"]
+["quo\"te",2,8,"no-build"]
+["\ttab",8,8,"ok"]
+["@dup",2,8,"duplicate"]
+EOF
+
+# The results.json of a submission the grader could not grade: valid, and
+# accepted by Gradescope (check-results.sh), whatever the log holds.
+printf '%s\n' 'make: entering' $'\tTAB "quoted" back\\slash' $'\e[31mred\e[0m \e]0;title\a' \
+	$'not UTF-8: \xff\xfe' 'the last line' >"$U/grade.log"
+st_check "fallback: written" "$TOOLS/report" --fallback "$U/grade.log" --json "$U/fallback.json"
+st_check "fallback: valid JSON" valid_json "$U/fallback.json"
+st_check "fallback: accepted by check-results.sh" "$KIT/grader/gradescope/check-results.sh" "$U/fallback.json"
+st_check "fallback: says so, and ends with the log's end, cleaned" json_true \
+	'.score == 0 and (.output | contains("could not grade") and endswith("the last line") and (test("\u001b") | not))' \
+	"$U/fallback.json"
+"$TOOLS/report" --fallback "$U/no-such.log" --json "$U/fallback-nolog.json"
+st_check "fallback: without a log, still accepted" "$KIT/grader/gradescope/check-results.sh" "$U/fallback-nolog.json"

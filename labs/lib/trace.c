@@ -12,9 +12,7 @@
 #include <unistd.h>
 
 /* Overridable to try the parser on a recorded trace on the host. */
-#ifndef SL_TRACE_CPU_SYSFS
 #define SL_TRACE_CPU_SYSFS	"/sys/devices/system/cpu"
-#endif
 
 static const char *const sl_trace_events[] = {
 	"sched/sched_switch", "sched/sched_wakeup", "sched/sched_migrate_task",

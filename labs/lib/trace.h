@@ -47,9 +47,7 @@
 
 #include <sys/types.h>
 
-#ifndef SL_TRACE_DIR
 #define SL_TRACE_DIR		"/sys/kernel/tracing"
-#endif
 #define SL_TRACE_BUFFER_KB	256	/* per CPU */
 #define SL_TRACE_MAX_LINES	400
 

@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+# Part of make test (run.sh): the texts a student reads say true things.
+#
+#   - every lab's README.md has the same sections, in the same order;
+#   - every C identifier it puts in backticks exists in the starter tree
+#     (git grep -w at the tag "starter" of $KSRC), in the lab's tests, or
+#     on the README's "New names:" line (what the lab asks the student to
+#     create);
+#   - nothing addressed to students cites the upstream mails as "seeds".
+
+stage "texts: lab READMEs' shape and names, no seeds"
+TX=$SELF/texts
+mkdir -p "$TX"
+SECTIONS="Background|What to implement|Differences from upstream|How it is tested|Hints|References"
+for readme in "$KIT"/labs/[0-9][0-9]-*/README.md; do
+	lab=$(basename "$(dirname "$readme")")
+	got=$(sed -n 's/^## //p' "$readme" | paste -sd'|')
+	st_check "texts: $lab/README.md has the sections $SECTIONS (has: $got)" [ "$got" = "$SECTIONS" ]
+	st_check "texts: $lab/README.md starts with '# Lab N: title'" grep -q '^# Lab [0-9]*: ' <(head -n 1 "$readme")
+	# Identifier-shaped words in backticks (a trailing "()" dropped), minus
+	# the new names and the tests' own names.
+	sed -n 's/^New names: *//p' "$readme" | grep -o '`[^`]*`' | tr -d '`()' | sort -u >"$TX/$lab.new"
+	cat "$(dirname "$readme")"/tests/*.[ch] "$KIT"/labs/lib/*.[ch] | grep -o '\<[A-Za-z_][A-Za-z0-9_]*\>' |
+		sort -u >"$TX/$lab.tests"
+	grep -o '`[A-Za-z_][A-Za-z0-9_]*\(()\)\?`' "$readme" | tr -d '`()' | sort -u |
+		comm -23 - "$TX/$lab.new" | comm -23 - "$TX/$lab.tests" >"$TX/$lab.names"
+	if [ -s "$TX/$lab.names" ]; then
+		git -C "$KSRC" grep -h -o -w -F -f "$TX/$lab.names" starter 2>/dev/null |
+			sed 's/^starter://' | sort -u >"$TX/$lab.found"
+		comm -23 "$TX/$lab.names" "$TX/$lab.found" >"$TX/$lab.missing"
+	else
+		: >"$TX/$lab.missing"
+	fi
+	st_check "texts: every name in $lab/README.md exists in the starter tree (missing: $(paste -sd' ' "$TX/$lab.missing"))" \
+		[ ! -s "$TX/$lab.missing" ]
+done
+seeds=$(cd "$KIT" && grep -rnil 'seed' labs/ HANDOUT.md | paste -sd' ')
+st_check "texts: no 'seed' in labs/ or HANDOUT.md ($seeds)" [ -z "$seeds" ]
