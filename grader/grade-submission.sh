@@ -84,7 +84,8 @@ SLOTDIR=$GRADING/slot$SLOT
 IN=$GRADING/slot$SLOT.in
 TREE=$SLOTDIR/tree
 OBJ=$SLOTDIR/obj
-APPLY_LOG=$OUT/apply.log
+# Not *.log: grade.sh clears those of an earlier grading in OUT.
+APPLY_LOG=$OUT/apply.txt
 rm -f "$OUT/submission.diff" "$OUT/checkpatch.txt" "$OUT/review.txt" "$OUT/rejected.txt"
 : >"$APPLY_LOG"
 mkdir -p "$GRADING"
