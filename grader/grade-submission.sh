@@ -35,6 +35,8 @@
 # stderr), nothing was graded.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# lib.sh's die: the grader's own failure.
+# shellcheck disable=SC2034
 DIE_STATUS=2
 . "$KIT/grader/sandbox.sh"
 

@@ -170,8 +170,8 @@ boot_labs() {
 	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$log.console.log" "$log.results.log"
 	[ "$status" != 124 ] || status=2
 	rm -f "$initrd"
-	[ -s "$log.console.log" ] || grader_error "boot $nboot printed nothing (status $status): boot.exp or QEMU did not run"
 	[ "$status" != 4 ] || grader_error "QEMU could not boot the kernel (see $log.console.log); is qemu-system-aarch64 installed? ('make setup')"
+	[ -s "$log.console.log" ] || grader_error "boot $nboot printed nothing (status $status): boot.exp or QEMU did not run"
 	stage "boot $nboot ($topology, labs $labs): $(( (t1 - t0) / 1000000 )) ms, console: $log.console.log"
 	for lab in $labs; do
 		for sec in $(sections "$lab"); do
