@@ -136,15 +136,13 @@ sandbox_run() {
 		GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 		KBUILD_BUILD_USER=schedlab KBUILD_BUILD_HOST=schedlab
 		"BUILD=$BUILD" "STAGE=${STAGE:-$stage}") v env=(--clearenv)
-	for v in JOBS CROSS_COMPILE BOOT_TIMEOUT OBJ_MAX EXTRA_KCONFIG; do
+	for v in JOBS CROSS_COMPILE BOOT_TIMEOUT OBJ_MAX; do
 		[ -z "${!v:-}" ] || vars+=("$v=${!v}")
 	done
 	# Without the sandbox, slots may share a compiler cache (grade-all -j).
 	[ "$SANDBOX" != off ] || [ -z "${CCACHE_DIR:-}" ] ||
 		vars+=("CCACHE_DIR=$CCACHE_DIR" "CCACHE_BASEDIR=${CCACHE_BASEDIR:-}")
 	for v in "${vars[@]}"; do env+=(--setenv "${v%%=*}" "${v#*=}"); done
-	# An instructor's extra config fragments, read by the build.
-	for v in ${EXTRA_KCONFIG:-}; do binds+=(--ro-bind "$v" "$v"); done
 	# timeout dies with this shell (--pdeathsig), bwrap with timeout and
 	# everything in the sandbox with bwrap: a killed grader leaves nothing
 	# running in the slot.
