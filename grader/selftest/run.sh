@@ -16,6 +16,9 @@
 #   hidden      an instructor's hidden tests, reported apart
 #   gradescope  run_autograder on a fake /autograder root
 #   broken      one submission per failure class, and a batch that resumes
+#   hostile     attacks on instructor grading, each stopped; the sandbox probed
+#   batch       two graders on one slot, odd names, a batch killed in git am
+#               and resumed, a kit change
 #   mutants     known-wrong solutions, each killed by some test
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -26,7 +29,7 @@ STAGE=selftest
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
 TOOLS=$BUILD/grader
-PARTS=${*:-unit timeline texts boot class hidden gradescope broken mutants}
+PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants}
 
 # result_json RESULT...: the report's results.json of lab results (fails
 # only if the report cannot read them).
