@@ -92,7 +92,7 @@ $(INIT): initramfs/init.c $(BUILD)/host.ok
 define SUITE_RULES
 $(1): $(2) $(wildcard labs/lib/*) $(BUILD)/host.ok
 	@mkdir -p $$(@D)
-	@$(CROSS_CC) $$(TEST_CFLAGS) -s -o $$@ $(2) labs/lib/schedlab.c labs/lib/trace.c $(TEST_LIBS)
+	@$(CROSS_CC) $$(TEST_CFLAGS) -s -o $$@ $(2) $(wildcard labs/lib/*.c) $(TEST_LIBS)
 $(1).tests: $(2)
 	@mkdir -p $$(@D)
 	@sed -n 's/.*sl_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@

@@ -92,6 +92,47 @@ long sl_proc_sched(pid_t pid, const char *key);
 /* Pin @pid to one CPU. */
 int sl_pin(pid_t pid, int cpu);
 
+/* The guest's monotonic clock, in milliseconds. */
+long sl_now_ms(void);
+
+/*
+ * Field @field of /proc/PID/stat, numbered as in proc(5) (3: state, 39:
+ * processor), copied into @buf.  Returns 0, or -1 if the task is gone.
+ */
+int sl_proc_stat_field(pid_t pid, int field, char *buf, size_t len);
+/* The state letter of /proc/PID/stat (R runnable, S sleeping), '?' if gone. */
+char sl_task_state(pid_t pid);
+/* voluntary_ctxt_switches of /proc/PID/status, -1 if the task is gone. */
+long sl_voluntary_switches(pid_t pid);
+
+/*
+ * cgroup v2 at /sys/fs/cgroup; @grp is a path below it ("" is the root).
+ * sl_cg_write() and sl_cg_read() fail the test when the file cannot be
+ * written or read; sl_cg_mkdir() makes @grp if it is not there;
+ * sl_cg_enable() writes "+@ctrl" to @grp's cgroup.subtree_control, so its
+ * children have that controller; sl_cg_join() moves @pid into @grp.
+ */
+void sl_cg_write(const char *grp, const char *file, const char *val);
+char *sl_cg_read(const char *grp, const char *file, char *buf, size_t len);
+void sl_cg_mkdir(const char *grp);
+void sl_cg_enable(const char *grp, const char *ctrl);
+void sl_cg_join(const char *grp, pid_t pid);
+
+/*
+ * A spinner: a child pinned to @cpu (moved into cgroup @grp unless NULL)
+ * that busy-loops, RUNNABLE, after sl_spin() and blocks after sl_rest().
+ * sl_spawn_spinner() returns once it sleeps; sl_spin() once it runs (it
+ * says so in a page it shares with the test), and so is enqueued;
+ * sl_rest() once it is asleep and dequeued (its state is S and it has
+ * switched out voluntarily since).  sl_reap() ends it.
+ */
+pid_t sl_spawn_spinner(int cpu, const char *grp);
+void sl_spin(pid_t pid);
+void sl_rest(pid_t pid);
+
+/* How long a test waits for an event the kernel makes happen at once. */
+#define SL_SETTLE_MS 2000
+
 /*
  * The lab's suite: sl_suite(name, setup, teardown) makes it, and each
  * sl_add_test(suite, test) adds one test as a Check test case of its own,
@@ -106,6 +147,13 @@ int sl_pin(pid_t pid, int cpu);
  */
 #define sl_add_test(s, fn) sl_add_tcase((s), (fn), #fn)
 Suite *sl_suite(const char *name, SFun setup, SFun teardown);
+/*
+ * sl_suite_cleanup(fn): run @fn after each test added from then on, in the
+ * runner's own process (Check's unchecked fixture), so it runs even when
+ * the test failed half-way: for what a test must never leave behind (a
+ * sysctl it changed).  @fn must not fail.
+ */
+void sl_suite_cleanup(SFun cleanup);
 void sl_add_tcase(Suite *s, const TTest *fn, const char *name);
 
 /* The lab's Check suite; defined once in each lab's tests. */

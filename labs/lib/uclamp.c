@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/* uclamp.c - see uclamp.h. */
+#include "uclamp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *sl_clamp_name(int id)
+{
+	return id == SL_UCLAMP_MIN ? "min" : "max";
+}
+
+/* Parse "<value> tasks <t0> .. values <v0> .." after "cpuN uclamp.X ". */
+static int parse_rq_clamp(char *s, struct sl_rq_clamp *rc)
+{
+	char *tok, *save;
+	int n = 0, in_values = 0;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->value = strtoul(s, NULL, 10);
+	tok = strstr(s, " tasks");
+	if (!tok)
+		return -1;
+	for (tok = strtok_r(tok, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		if (!strcmp(tok, "tasks"))
+			continue;
+		if (!strcmp(tok, "values")) {
+			rc->nr = n;
+			n = 0;
+			in_values = 1;
+			continue;
+		}
+		if (n < SL_MAX_BUCKETS) {
+			if (in_values)
+				rc->values[n] = strtoul(tok, NULL, 10);
+			else
+				rc->tasks[n] = strtoul(tok, NULL, 10);
+		}
+		n++;
+	}
+	return rc->nr > 0 && rc->nr <= SL_MAX_BUCKETS && n == rc->nr ? 0 : -1;
+}
+
+void sl_read_rq_clamp(int cpu, int id, struct sl_rq_clamp *rc)
+{
+	char want[32], line[1024];
+	FILE *f = fopen(SL_UCLAMP_FILE, "r");
+	int found = 0;
+
+	ck_assert_msg(f, "cannot open %s (the kit's instrumentation patch is missing?)",
+		      SL_UCLAMP_FILE);
+	snprintf(want, sizeof(want), "cpu%d uclamp.%s ", cpu, sl_clamp_name(id));
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		found = !parse_rq_clamp(line + strlen(want), rc);
+		break;
+	}
+	fclose(f);
+	ck_assert_msg(found, "no valid line '%s...' in %s", want, SL_UCLAMP_FILE);
+}
+
+int sl_uclamp_buckets(void)
+{
+	struct sl_rq_clamp rc;
+
+	sl_read_rq_clamp(0, SL_UCLAMP_MIN, &rc);
+	return rc.nr;
+}
+
+int sl_uclamp_bucket_of(unsigned int value)
+{
+	int nr = sl_uclamp_buckets();
+	unsigned int delta = (SL_CAPACITY_SCALE + nr / 2) / nr;
+	unsigned int b = value / delta;
+
+	return b < (unsigned int)nr - 1 ? (int)b : nr - 1;
+}
+
+int sl_uclamp_counting(void)
+{
+	struct sl_rq_clamp rc;
+
+	for (int cpu = 0; cpu < sl_nr_cpus(); cpu++)
+		for (int id = SL_UCLAMP_MIN; id <= SL_UCLAMP_MAX; id++) {
+			sl_read_rq_clamp(cpu, id, &rc);
+			for (int b = 0; b < rc.nr; b++)
+				if (rc.tasks[b])
+					return 1;
+		}
+	return 0;
+}
+
+static int top_bucket(const struct sl_rq_clamp *rc)
+{
+	for (int b = rc->nr - 1; b >= 0; b--)
+		if (rc->tasks[b])
+			return b;
+	return -1;
+}
+
+/* A task the test does not own in the last max bucket: a kernel thread. */
+static int foreign_max(const struct sl_rq_clamp *rc, int id, int b,
+		       unsigned long tasks)
+{
+	int last = rc->nr - 1;
+
+	return id == SL_UCLAMP_MAX && rc->tasks[last] > (b == last ? tasks : 0);
+}
+
+static void check_rq(const char *what, int cpu, int id, int b,
+		     unsigned long tasks, long value, int poll)
+{
+	long end = sl_now_ms() + SL_SETTLE_MS;
+	struct sl_rq_clamp rc;
+	int top;
+
+	for (;;) {
+		sl_read_rq_clamp(cpu, id, &rc);
+		ck_assert_msg(b < rc.nr, "%s: bucket %d, but CPU%d has %d buckets",
+			      what, b, cpu, rc.nr);
+		top = top_bucket(&rc);
+		ck_assert_msg(top < 0 || rc.value == rc.values[top],
+			      "%s: CPU%d uclamp.%s is %u, but its top most bucket with tasks, %d (%lu task(s)), has value %lu: "
+			      "while tasks are RUNNABLE, the rq value is the value of its top most non-empty bucket",
+			      what, cpu, sl_clamp_name(id), rc.value, top,
+			      rc.tasks[top], rc.values[top]);
+		if (rc.tasks[b] == tasks && (value < 0 || rc.value == value))
+			return;
+		if (sl_now_ms() > end || !(poll || foreign_max(&rc, id, b, tasks)))
+			break;
+		usleep(1000);
+	}
+	ck_abort_msg("%s: CPU%d uclamp.%s: bucket %d has %lu task(s), rq value %u; expected %lu task(s)%s%ld",
+		     what, cpu, sl_clamp_name(id), b, rc.tasks[b], rc.value,
+		     tasks, value < 0 ? "" : " and rq value ", value);
+}
+
+void sl_expect_rq(const char *what, int cpu, int id, int b,
+		  unsigned long tasks, long value)
+{
+	check_rq(what, cpu, id, b, tasks, value, 0);
+}
+
+void sl_await_rq(const char *what, int cpu, int id, int b,
+		 unsigned long tasks, long value)
+{
+	check_rq(what, cpu, id, b, tasks, value, 1);
+}
+
+unsigned int sl_util_of_pct100(unsigned int pct100)
+{
+	return ((pct100 << 10) + 5000) / 10000;
+}
+
+char *sl_pct100_str(unsigned int pct100, char buf[16])
+{
+	snprintf(buf, 16, "%u.%02u", pct100 / 100, pct100 % 100);
+	return buf;
+}
+
+void sl_uclamp_sysctl(const char *path, unsigned int val)
+{
+	char v[16];
+	int ret;
+
+	snprintf(v, sizeof(v), "%u", val);
+	ret = sl_write_str(path, v);
+	ck_assert_msg(ret == 0, "writing %s to %s: error %d", v, path, ret);
+}
+
+void sl_uclamp_sysctls_default(void)
+{
+	/* max first: the kernel refuses a min above the max */
+	sl_write_str(SL_SYSCTL_UCLAMP_MAX, "1024");
+	sl_write_str(SL_SYSCTL_UCLAMP_MIN, "1024");
+	sl_write_str(SL_SYSCTL_UCLAMP_MIN_RT, "1024");
+}
