@@ -45,6 +45,14 @@ int sl_set_other(pid_t pid)
 	return sl_setattr(pid, &a, 0);
 }
 
+int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags)
+{
+	struct sl_attr a = { .size = SL_ATTR_SIZE_VER0, .sched_policy = policy,
+			     .sched_priority = prio, .sched_flags = flags };
+
+	return sl_setattr(pid, &a, 0);
+}
+
 long sl_read_long(const char *path)
 {
 	FILE *f = fopen(path, "r");

@@ -63,6 +63,8 @@ int sl_getattr(pid_t pid, struct sl_attr *attr, unsigned int size);
 int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period);
 /* Back to SCHED_OTHER. */
 int sl_set_other(pid_t pid);
+/* Make @pid (0: self) @policy with RT priority @prio and sched_flags @flags. */
+int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
 
 /* Topology, read from sysfs. */
 int sl_nr_cpus(void);

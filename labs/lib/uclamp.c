@@ -101,13 +101,15 @@ static int top_bucket(const struct sl_rq_clamp *rc)
 	return -1;
 }
 
-/* A task the test does not own in the last max bucket: a kernel thread. */
-static int foreign_max(const struct sl_rq_clamp *rc, int id, int b,
-		       unsigned long tasks)
+/*
+ * A task the test does not own in the last bucket: a kernel thread (an RT
+ * one, util_min 1024, for the min buckets).
+ */
+static int foreign_task(const struct sl_rq_clamp *rc, int b, unsigned long tasks)
 {
 	int last = rc->nr - 1;
 
-	return id == SL_UCLAMP_MAX && rc->tasks[last] > (b == last ? tasks : 0);
+	return rc->tasks[last] > (b == last ? tasks : 0);
 }
 
 static void check_rq(const char *what, int cpu, int id, int b,
@@ -129,7 +131,7 @@ static void check_rq(const char *what, int cpu, int id, int b,
 			      rc.tasks[top], rc.values[top]);
 		if (rc.tasks[b] == tasks && (value < 0 || rc.value == value))
 			return;
-		if (sl_now_ms() > end || !(poll || foreign_max(&rc, id, b, tasks)))
+		if (sl_now_ms() > end || !(poll || foreign_task(&rc, b, tasks)))
 			break;
 		usleep(1000);
 	}
@@ -148,6 +150,16 @@ void sl_await_rq(const char *what, int cpu, int id, int b,
 		 unsigned long tasks, long value)
 {
 	check_rq(what, cpu, id, b, tasks, value, 1);
+}
+
+void sl_expect_effective(pid_t pid, long min, long max, const char *what)
+{
+	long emin = sl_proc_sched(pid, "effective uclamp.min");
+	long emax = sl_proc_sched(pid, "effective uclamp.max");
+
+	ck_assert_msg(emin == min && emax == max,
+		      "%s: /proc/%d/sched shows effective uclamp.min %ld .max %ld, expected %ld %ld",
+		      what, pid, emin, emax, min, max);
 }
 
 unsigned int sl_util_of_pct100(unsigned int pct100)

@@ -49,7 +49,7 @@ int sl_uclamp_counting(void);
  * has waited for the event that settles it (sl_spin(), sl_rest(), a write
  * that returned), so the state is checked at once; it is read again, for
  * up to SL_SETTLE_MS, only while a task the test does not own is in the
- * last max bucket (a kernel thread passing by holds util_max at 1024).
+ * last bucket (a kernel thread passing by holds util_max at 1024).
  * Every read also checks that the rq value is the value of its top most
  * non-empty bucket, which always holds while any task is RUNNABLE there.
  */
@@ -59,6 +59,9 @@ void sl_expect_rq(const char *what, int cpu, int id, int b,
 void sl_await_rq(const char *what, int cpu, int id, int b,
 		 unsigned long tasks, long value);
 #define SL_ANY_VALUE (-1L)
+
+/* /proc/@pid/sched shows "effective uclamp.min" @min and ".max" @max. */
+void sl_expect_effective(pid_t pid, long min, long max, const char *what);
 
 /* The capacity a cpu.uclamp.* percentage (in hundredths) stands for. */
 unsigned int sl_util_of_pct100(unsigned int pct100);

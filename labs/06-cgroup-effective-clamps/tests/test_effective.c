@@ -222,22 +222,11 @@ START_TEST(test_percent_format)
 }
 END_TEST
 
-/* /proc/@pid/sched shows effective clamps @min/@max. */
-static void expect_task(pid_t pid, long min, long max, const char *what)
-{
-	long emin = sl_proc_sched(pid, "effective uclamp.min");
-	long emax = sl_proc_sched(pid, "effective uclamp.max");
-
-	ck_assert_msg(emin == min && emax == max,
-		      "%s: /proc/%d/sched shows effective uclamp.min %ld .max %ld, expected %ld %ld",
-		      what, pid, emin, emax, min, max);
-}
-
 /* ... and, @pid being RUNNABLE alone on @cpu, its buckets there. */
 static void expect_running(pid_t pid, int cpu, unsigned int min, unsigned int max,
 			   const char *what)
 {
-	expect_task(pid, min, max, what);
+	sl_expect_effective(pid, min, max, what);
 	sl_expect_rq(what, cpu, SL_UCLAMP_MIN, sl_uclamp_bucket_of(min), 1, min);
 	sl_expect_rq(what, cpu, SL_UCLAMP_MAX, sl_uclamp_bucket_of(max), 1, max);
 }
@@ -256,11 +245,38 @@ START_TEST(test_task_follows_group)
 	run_steps("l6_task", s);
 	ck_assert_int_eq(sl_spawn_sleepers(&p, 1), 0);
 	sl_cg_join("l6_task/b/c", p);
-	expect_task(p, 512, 768, "a task in l6_task/b/c (50%/75%)");
+	sl_expect_effective(p, 512, 768, "a task in l6_task/b/c (50%/75%)");
 	sl_cg_write("l6_task", "cpu.uclamp.max", "25");
-	expect_task(p, 256, 256, "the same after l6_task's max 25%");
+	sl_expect_effective(p, 256, 256, "the same after l6_task's max 25%");
 	sl_cg_write("l6_task", "cpu.uclamp.max", "max");
-	expect_task(p, 512, 768, "the same after l6_task's max back to max");
+	sl_expect_effective(p, 512, 768, "the same after l6_task's max back to max");
+	sl_cg_join("", p);
+	sl_reap(&p, 1);
+}
+END_TEST
+
+/*
+ * An RT task's util_min defaults to sched_util_clamp_min_rt_default; in a
+ * group it is capped by the group's effective max, which comes from an
+ * ancestor here, and follows the sysctl below that cap.
+ */
+START_TEST(test_rt_task_in_group)
+{
+	static const struct step s[] = {
+		TREE,
+		W("", "max", "20"),
+		DONE
+	};
+	pid_t p;
+
+	run_steps("l6_rt", s);
+	ck_assert_int_eq(sl_spawn_sleepers(&p, 1), 0);
+	sl_cg_join("l6_rt/b/c", p);
+	ck_assert_int_eq(sl_set_policy(p, SCHED_FIFO, 5, 0), 0);
+	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 300);
+	sl_expect_effective(p, 205, 205, "a SCHED_FIFO task in l6_rt/b/c (l6_rt's max 20%), RT default 300");
+	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 100);
+	sl_expect_effective(p, 100, 205, "the same with RT default 100");
 	sl_cg_join("", p);
 	sl_reap(&p, 1);
 }
@@ -337,43 +353,11 @@ START_TEST(test_root_sysctls)
 	sl_spin(y);
 	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN, 256);
 	run_steps("l6_root", min25);
-	expect_task(y, 256, 1024, "a RUNNABLE task in l6_root/b/c after sched_util_clamp_min 256");
+	sl_expect_effective(y, 256, 1024, "a RUNNABLE task in l6_root/b/c after sched_util_clamp_min 256");
 	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MAX, 512);
 	run_steps("l6_root", max50);
 	expect_running(y, cpu, 256, 512, "the same after sched_util_clamp_max 512");
 	sl_reap(&y, 1);
-}
-END_TEST
-
-/*
- * An RT task's util_min defaults to sched_util_clamp_min_rt_default; in a
- * group it is capped by the group's effective max, which comes from an
- * ancestor here, and follows the sysctl below that cap.
- */
-START_TEST(test_rt_task_in_group)
-{
-	static const struct step s[] = {
-		TREE,
-		W("", "max", "20"),
-		DONE
-	};
-	struct sl_attr fifo = {
-		.size = SL_ATTR_SIZE_VER0,
-		.sched_policy = SCHED_FIFO,
-		.sched_priority = 5,
-	};
-	pid_t p;
-
-	run_steps("l6_rt", s);
-	ck_assert_int_eq(sl_spawn_sleepers(&p, 1), 0);
-	sl_cg_join("l6_rt/b/c", p);
-	ck_assert_int_eq(sl_setattr(p, &fifo, 0), 0);
-	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 300);
-	expect_task(p, 205, 205, "a SCHED_FIFO task in l6_rt/b/c (l6_rt's max 20%), RT default 300");
-	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 100);
-	expect_task(p, 100, 205, "the same with RT default 100");
-	sl_cg_join("", p);
-	sl_reap(&p, 1);
 }
 END_TEST
 
