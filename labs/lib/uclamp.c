@@ -102,22 +102,26 @@ static int top_bucket(const struct sl_rq_clamp *rc)
 }
 
 /*
- * A task the test does not own in the last bucket: a kernel thread (an RT
- * one, util_min 1024, for the min buckets).
+ * The rq value once the tasks of the last bucket that the test does not
+ * own (kernel threads, util_max 1024; RT ones, util_min 1024) have left:
+ * the value of the top non-empty bucket below it, or 0 for util_min when
+ * there is none; -1 when that cannot be known (util_max kept by an idle
+ * CPU).  Their leaving is certain, so this is the value to check.
  */
-static int foreign_task(const struct sl_rq_clamp *rc, int b, unsigned long tasks)
+static long value_without_foreign(const struct sl_rq_clamp *rc, int id)
 {
-	int last = rc->nr - 1;
-
-	return rc->tasks[last] > (b == last ? tasks : 0);
+	for (int b = rc->nr - 2; b >= 0; b--)
+		if (rc->tasks[b])
+			return rc->values[b];
+	return id == SL_UCLAMP_MIN ? 0 : -1;
 }
 
 static void check_rq(const char *what, int cpu, int id, int b,
 		     unsigned long tasks, long value, int poll)
 {
-	long end = sl_now_ms() + SL_SETTLE_MS;
+	long end = sl_now_ms() + SL_SETTLE_MS, seen;
 	struct sl_rq_clamp rc;
-	int top;
+	int top, last, foreign;
 
 	for (;;) {
 		sl_read_rq_clamp(cpu, id, &rc);
@@ -129,14 +133,19 @@ static void check_rq(const char *what, int cpu, int id, int b,
 			      "while tasks are RUNNABLE, the rq value is the value of its top most non-empty bucket",
 			      what, cpu, sl_clamp_name(id), rc.value, top,
 			      rc.tasks[top], rc.values[top]);
-		if (rc.tasks[b] == tasks && (value < 0 || rc.value == value))
+		last = rc.nr - 1;
+		foreign = rc.tasks[last] > (b == last ? tasks : 0);
+		seen = foreign && b != last ? value_without_foreign(&rc, id) : (long)rc.value;
+		if (rc.tasks[b] == tasks && (value < 0 || seen == value))
 			return;
-		if (sl_now_ms() > end || !(poll || foreign_task(&rc, b, tasks)))
+		/* only a count in the last bucket, or an unknown value, is left to settle */
+		if (sl_now_ms() > end || !(poll || (foreign && (b == last || seen < 0))))
 			break;
 		usleep(1000);
 	}
-	ck_abort_msg("%s: CPU%d uclamp.%s: bucket %d has %lu task(s), rq value %u; expected %lu task(s)%s%ld",
+	ck_abort_msg("%s: CPU%d uclamp.%s: bucket %d has %lu task(s), rq value %u%s; expected %lu task(s)%s%ld",
 		     what, cpu, sl_clamp_name(id), b, rc.tasks[b], rc.value,
+		     foreign && b != last ? " (a kernel thread is in the last bucket)" : "",
 		     tasks, value < 0 ? "" : " and rq value ", value);
 }
 

@@ -47,11 +47,13 @@ int sl_uclamp_counting(void);
  * Expect, on @cpu for clamp @id, @tasks tasks in bucket @b and, if
  * @value >= 0, the rq value @value; @what says what led there.  The caller
  * has waited for the event that settles it (sl_spin(), sl_rest(), a write
- * that returned), so the state is checked at once; it is read again, for
- * up to SL_SETTLE_MS, only while a task the test does not own is in the
- * last bucket (a kernel thread passing by holds util_max at 1024).
- * Every read also checks that the rq value is the value of its top most
- * non-empty bucket, which always holds while any task is RUNNABLE there.
+ * that returned), so the state is checked at once.  A kernel thread
+ * passing by sits in the last bucket and holds the rq value at 1024; then
+ * the value checked is the one the rq takes when it leaves (the top
+ * non-empty bucket's below it), and only a state that depends on the last
+ * bucket itself is read again, for up to SL_SETTLE_MS.  Every read also
+ * checks that the rq value is the value of its top most non-empty bucket,
+ * which always holds while any task is RUNNABLE there.
  */
 void sl_expect_rq(const char *what, int cpu, int id, int b,
 		  unsigned long tasks, long value);

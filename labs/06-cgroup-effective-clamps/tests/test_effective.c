@@ -354,9 +354,12 @@ START_TEST(test_root_sysctls)
 	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN, 256);
 	run_steps("l6_root", min25);
 	sl_expect_effective(y, 256, 1024, "a RUNNABLE task in l6_root/b/c after sched_util_clamp_min 256");
+	sl_expect_rq("a RUNNABLE task in l6_root/b/c after sched_util_clamp_min 256", cpu,
+		     SL_UCLAMP_MIN, sl_uclamp_bucket_of(256), 1, 256);
 	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MAX, 512);
 	run_steps("l6_root", max50);
-	expect_running(y, cpu, 256, 512, "the same after sched_util_clamp_max 512");
+	/* root tasks (kernel threads) now share its max bucket: /proc only */
+	sl_expect_effective(y, 256, 512, "the same after sched_util_clamp_max 512");
 	sl_reap(&y, 1);
 }
 END_TEST
