@@ -406,9 +406,10 @@ pid_t sl_spawn_spinner(int cpu, const char *grp)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	ck_assert_msg(pid > 0, "fork: %s", strerror(errno));
 	slot->pid = pid;
-	ck_assert_int_eq(sl_pin(pid, cpu), 0);
+	/* Group first: moving into a cpuset (once some lab enabled it) resets the affinity. */
 	if (grp)
 		sl_cg_join(grp, pid);
+	ck_assert_int_eq(sl_pin(pid, cpu), 0);
 	await_sleep(pid, 0, "it was forked");
 	return pid;
 }
