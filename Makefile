@@ -52,7 +52,8 @@ help:
 	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
 	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
 ifeq ($(STUDENT_KIT),)
-	@echo "  make grade SUBMISSION=path  grade a patch, patch folder, bundle or repo (BRANCH=)"
+	@echo "  make grade SUBMISSION=path  grade a patch, a folder of patches or a bundle;"
+	@echo "    a student's repository with SUBMISSION_KIND=repo [BRANCH=b] (sandboxed: grader/README.md)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
 	@echo "    (any grade: HIDDEN_TESTS=dir adds an instructor's own tests, reported apart)"
 	@echo "  make reference [LAB=N] commit the reference solution(s) onto your tree"
@@ -139,10 +140,19 @@ export INITRAMFS
 initramfs: $(INITRAMFS)
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
+# $(call shq,VAR): VAR's value exactly as given, quoted for the shell and
+# never expanded by make: a submission's name (spaces, ";", "$(...)",
+# quotes, newlines) reaches the grader as it is.
+define newline
+
+
+endef
+shq = '$(subst $(newline),'$$'\n'',$(subst ','\'',$(value $(1))))'
 # Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
 grade: setup initramfs tools
 ifdef SUBMISSION
-	@grader/grade-submission.sh --submission $(SUBMISSION) --out $(OUT) --labs "$(LABS)" $(if $(BRANCH),--branch $(BRANCH))
+	@grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" --labs "$(LABS)" \
+		$(if $(value BRANCH),--branch $(call shq,BRANCH)) $(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND))
 else
 	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
 		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)")
@@ -153,8 +163,9 @@ test: setup initramfs tools
 
 ifeq ($(STUDENT_KIT),)
 grade-all: setup initramfs tools
-	@[ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
-	@grader/grade-all.sh --submissions $(SUBMISSIONS) --out $(OUT)/batch --labs "$(LABS)" $(if $(J),-j $(J))
+	@[ -n $(call shq,SUBMISSIONS) ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
+	@grader/grade-all.sh --submissions $(call shq,SUBMISSIONS) --out "$(OUT)/batch" --labs "$(LABS)" \
+		$(if $(value J),-j $(call shq,J)) $(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND))
 
 reference: setup
 	@grader/reference.sh $(LABS)

@@ -9,8 +9,12 @@
 # olddefconfig, or the build stops and names the ones that did not.
 # Output: OBJ/arch/arm64/boot/Image; the whole log in OBJ/build.log.
 # Exit status: 0 built, 1 the kernel does not build (the compiler's errors
-# in OBJ/build-errors.txt), 2 it could not be configured (the kit's or this
-# machine's fault: the tree's own Kconfig is not the student's to change).
+# in OBJ/build-errors.txt), which includes a build folder grown past
+# OBJ_MAX KiB (default 1 GiB; a kernel of the kit's config takes under
+# 100 MiB), 2 it could not be configured (the kit's or this machine's
+# fault: the tree's own Kconfig is not the student's to change).
+# Instructor grading runs this in the slot's sandbox (sandbox.sh), which
+# bounds its time, memory and file sizes.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,7 +24,10 @@ mkdir -p "$OBJ"
 OBJ=$(cd "$OBJ" && pwd)
 LOG=$OBJ/build.log
 JOBS=${JOBS:-$(nproc)}
-KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" -j"$JOBS")
+# LOCALVERSION set (empty): the release never depends on the tree's git
+# state (no "+"), so the sandbox, which hides .git, rebuilds nothing.
+KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" -j"$JOBS"
+	LOCALVERSION=)
 if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
 	KMAKE+=(CC="ccache aarch64-linux-gnu-gcc")
 fi
@@ -59,5 +66,12 @@ rm -f "$OBJ/build-errors.txt"
 		grep -v '^make' | head -n 20 >"$OBJ/build-errors.txt" || true
 	[ -s "$OBJ/build-errors.txt" ] || tail -n 20 "$LOG" >"$OBJ/build-errors.txt"
 	sed 's/^/  | /' "$OBJ/build-errors.txt" >&2
-	die "the kernel does not build (full log: $LOG)"
+	printf 'error: the kernel does not build (full log: %s)\n' "$LOG" >&2
+	exit 1
 }
+used=$(du -sk "$OBJ" | cut -f1)
+if [ "$used" -gt "${OBJ_MAX:-1048576}" ]; then
+	echo "the build folder grew to $used KiB, past the limit of ${OBJ_MAX:-1048576} KiB" |
+		tee "$OBJ/build-errors.txt" >&2
+	exit 1
+fi

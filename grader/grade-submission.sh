@@ -1,27 +1,49 @@
 #!/bin/bash
-# Grade one submission on a fresh copy of the starter tree.
+# Grade one submission on a fresh copy of the starter tree (instructor
+# grading: the submission is hostile input).
 #
 #   grade-submission.sh --submission PATH --out DIR [--labs "01 02"]
-#                       [--slot N] [--branch BRANCH]
+#                       [--slot N] [--branch BRANCH] [--kind KIND]
 #
-# PATH is one of:
-#   a patch file          plain diff (git apply) or format-patch mbox (git am);
-#                         an empty file is "no changes"
-#   a folder of patches   every *.patch / *.diff in it, in name order
-#   a git bundle          made with "git bundle create F starter..BRANCH"
-#   a git repository      the student's tree: "git diff starter BRANCH" of it
+# KIND (also SUBMISSION_KIND=) says what PATH is:
+#   patch    a patch file: plain diff (git apply) or format-patch mbox
+#            (git am); an empty file is "no changes"
+#   folder   a folder of patches: every *.patch / *.diff file in it, in
+#            name order (and nothing else in it: no file is run or read
+#            as git configuration)
+#   bundle   a git bundle, made with "git bundle create F starter..BRANCH"
+#   repo     a git repository, the student's tree: its starter..BRANCH
+# Without KIND: a folder is "folder", a file that starts as a bundle is
+# "bundle", any other file is "patch".  A folder is a repository only when
+# KIND=repo says so, never from its looks (HEAD, config, objects/).
 #
-# The submission is applied in grading slot N ($BUILD/grading/slotN: a clone
-# of the kernel repository and its own build folder, reused so that each
-# submission is an incremental build); the instructor's and the student's
-# trees are only read.  Stages, each of which can end the grading with a
-# verdict for every lab: apply (no-apply), allowed files (rejected), build
-# (no-build), then one boot a lab.  A checkpatch report of the diff is kept
-# beside the results (not scored).
+# The submission is applied in grading slot N ($BUILD/grading/slotN: a
+# clone of the kernel repository and its own build folder, reused so that
+# each submission is an incremental build), held for the whole grading (a
+# second grader on the same slot waits), and made clean first whatever the
+# last grading left.  Everything that touches the submission (applying it,
+# reading the change, checkpatch, the build, the boots) runs in the slot's
+# sandbox (sandbox.sh), within limits; the grader refuses to run without it
+# unless SANDBOX=off.  Stages, each of which can end the grading with a
+# verdict for every lab: apply (no-apply), allowed changes (rejected),
+# build (no-build), then the boots.  Kept beside the results, not scored:
+# submission.diff (the change, always as text), checkpatch.txt, and
+# review.txt (added lines that can only serve an attack: review-patterns).
+#
+# Exit status, as grade.sh's: 0 graded, every test passed; 1 graded, a test
+# failed or a lab got a verdict; 2 the grader itself failed (said on
+# stderr), nothing was graded.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+# lib.sh's die: the grader's own failure.
+# shellcheck disable=SC2034
+DIE_STATUS=2
+. "$KIT/grader/sandbox.sh"
 
-SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD
+# Largest submission and change graded, in bytes (a lab's is a few KB).
+SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
+
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -29,116 +51,201 @@ while [ $# -gt 0 ]; do
 	--labs) LABS=$2 ;;
 	--slot) SLOT=$2 ;;
 	--branch) BRANCH=$2 ;;
+	--kind) KIND=$2 ;;
 	*) die "grade-submission.sh: unknown argument $1" ;;
 	esac
 	shift 2
 done
 [ -n "$SUB" ] && [ -n "$OUT" ] || die "usage: grade-submission.sh --submission PATH --out DIR"
 [ -e "$SUB" ] || die "no submission at $SUB"
-SUB=$(cd "$(dirname "$SUB")" && pwd)/$(basename "$SUB")
+SUB=$(realpath -e -- "$SUB")
+[[ $SLOT =~ ^[0-9]+$ ]] || die "--slot takes a number"
 [ -n "$LABS" ] || LABS=$(all_labs)
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-SLOTDIR=$BUILD/grading/slot$SLOT
+mkdir -p -- "$OUT"
+OUT=$(realpath -e -- "$OUT")
+NAME=$(basename -- "$SUB")
+NAME=${NAME//[![:print:]]/?}
+if [ -z "$KIND" ]; then
+	if [ -d "$SUB" ]; then
+		KIND=folder
+	elif head -c 16 "$SUB" | grep -qa '^# v[23] git bundle'; then
+		KIND=bundle
+	else
+		KIND="patch"
+	fi
+fi
+case $KIND in
+patch | bundle) [ -f "$SUB" ] || die "a $KIND submission is a file: $SUB" ;;
+folder | repo) [ -d "$SUB" ] || die "a $KIND submission is a folder: $SUB" ;;
+*) die "unknown kind of submission '$KIND' (patch, folder, bundle or repo)" ;;
+esac
+sandbox_require
+
+GRADING=$BUILD/grading
+SLOTDIR=$GRADING/slot$SLOT
+IN=$GRADING/slot$SLOT.in
 TREE=$SLOTDIR/tree
-GIT="kit_git -C $TREE"
-APPLY_LOG=$OUT/apply.log
+OBJ=$SLOTDIR/obj
+# Not *.log: grade.sh clears those of an earlier grading in OUT.
+APPLY_LOG=$OUT/apply.txt
+rm -f "$OUT/submission.diff" "$OUT/checkpatch.txt" "$OUT/review.txt" "$OUT/rejected.txt"
 : >"$APPLY_LOG"
+mkdir -p "$GRADING"
 
-# The starter, as the kit makes it now: rebuilt only when its patches change.
-stamp=$(starter_stamp)
-if [ ! -e "$TREE/.git" ]; then
+# One grader a slot, for the whole grading: the lock goes with this process.
+exec {lock}>"$GRADING/slot$SLOT.lock"
+if ! flock -n "$lock"; then
+	stage "slot $SLOT is in use by another grader: waiting for it"
+	flock "$lock"
+fi
+
+# The slot's tree borrows the kernel tree's objects (read-only, in the
+# sandbox: only git reads them there, never the build).
+base=$(kit_git -C "$KSRC" rev-parse -q --verify 'base^{commit}') ||
+	die "no kernel tree at $KSRC (run 'make setup')"
+OBJECTS=$(realpath -e -- "$(kit_git -C "$KSRC" rev-parse --path-format=absolute --git-common-dir)/objects")
+in_slot() { sandbox_run "$SLOTDIR" --ro "$OBJECTS" "$@"; }
+
+# What the slot was made from, kept outside it (the sandbox can write the
+# slot, never this): the kernel tree's base, the kit's starter, and who
+# owns the slot's files (the sandbox's user; as root with SANDBOX=off, root).
+state=$GRADING/slot$SLOT.state
+owner=$([ "$(id -u)" != 0 ] || [ "$SANDBOX" = off ] && id -u || echo "$SANDBOX_UID")
+was=()
+[ ! -f "$state" ] || mapfile -t was <"$state"
+was_base=${was[0]:-} was_starter=${was[1]:-} was_owner=${was[2]:-}
+if [ ! -d "$TREE/.git" ] || [ "$was_base" != "$base" ]; then
 	stage "making grading slot $SLOT"
-	mkdir -p "$SLOTDIR"
-	git clone -q --shared --no-checkout "$KSRC" "$TREE"
+	rm -rf "$SLOTDIR" "$state"
+	mkdir -p "$TREE" "$OBJ"
+	kit_git init -q "$TREE"
+	echo "$OBJECTS" >"$TREE/.git/objects/info/alternates"
+	kit_git -C "$TREE" fetch -q --no-tags "$KSRC" "+refs/tags/base:refs/tags/base"
+	sandbox_own "$SLOTDIR"
+	was_starter='' was_owner=$owner
+elif [ "$was_owner" != "$owner" ]; then
+	stage "giving grading slot $SLOT to uid $owner"
+	chown -R "$owner:$owner" "$SLOTDIR"
 fi
-git -C "$TREE" fetch -q --tags "$KSRC"
-if [ "$(cat "$SLOTDIR/starter.stamp" 2>/dev/null)" != "$stamp" ]; then
-	$GIT checkout -q -f --detach base
-	"$KIT/grader/apply.sh" --tree "$TREE" --commit starter >>"$APPLY_LOG" 2>&1 ||
-		die "the kit's starter patches do not apply ($APPLY_LOG)"
-	$GIT branch -q -f kit-starter HEAD
-	echo "$stamp" >"$SLOTDIR/starter.stamp"
+printf '%s\n' "$base" "$was_starter" "$owner" >"$state"
+if [ "$was_starter" != "$(starter_stamp)" ]; then
+	stage "slot $SLOT: the kit's starter"
+	in_slot --stage apply -- "$KIT/grader/slot.sh" starter "$TREE" >>"$APPLY_LOG" 2>&1 ||
+		die_log "$APPLY_LOG" "the kit's starter patches do not apply in slot $SLOT"
+	printf '%s\n' "$base" "$(starter_stamp)" "$owner" >"$state"
 fi
-$GIT checkout -q -f --detach kit-starter
-$GIT clean -q -fdx
+in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" >>"$APPLY_LOG" 2>&1 ||
+	die_log "$APPLY_LOG" "grading slot $SLOT could not be made clean"
 
-# apply_patch FILE: one patch, committed; mbox (format-patch) or plain diff
-# (apply.sh, as for the kit's own patches).
-apply_patch() {
-	[ -s "$1" ] || return 0
-	if head -n 1 "$1" | grep -q '^From '; then
-		$GIT am -q --3way "$1" || { $GIT am --abort || true; return 1; }
-	else
-		"$KIT/grader/apply.sh" --tree "$TREE" "$1"
-	fi
+grade() { "$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" "$@"; }
+# verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
+verdict() {
+	local status=0
+	grade --verdict "$1" --detail "$2" ${3:+--log "$3"} || status=$?
+	exit $status
+}
+# refused STATUS: the apply step's verdict, or the grader's own failure.
+refused() {
+	case $1 in
+	3) verdict no-apply "$NAME: $(sed -n 's/^refused: //p' "$APPLY_LOG" | tail -n 1)" "$APPLY_LOG" ;;
+	124) verdict no-apply "$NAME: applying it took longer than the limit" "$APPLY_LOG" ;;
+	*) die_log "$APPLY_LOG" "the grader could not apply $NAME" ;;
+	esac
 }
 
-apply_submission() {
-	local p
-	if [ -d "$SUB/.git" ] || git -C "$SUB" rev-parse --is-bare-repository 2>/dev/null | grep -q true; then
-		git -C "$SUB" rev-parse -q --verify starter >/dev/null ||
-			{ echo "$SUB has no 'starter' tag: is it a schedlab tree?"; return 1; }
-		git -C "$SUB" diff --binary starter "$BRANCH" >"$OUT/submission.diff" || return 1
-		apply_patch "$OUT/submission.diff"
-	elif [ -d "$SUB" ]; then
-		for p in $(find "$SUB" -maxdepth 1 -type f \( -name '*.patch' -o -name '*.diff' \) | LC_ALL=C sort); do
-			echo "applying $(basename "$p")"
-			apply_patch "$p" || return 1
-		done
-	elif git bundle list-heads "$SUB" >/dev/null 2>&1; then
-		# On the full kit's starter, or on a course's kit's (one commit).
-		$GIT update-ref refs/tags/kit-student-starter "$(student_starter "$TREE" kit-starter)"
-		$GIT fetch -q "$SUB" "$BRANCH" || {
-			echo "the bundle is not built on this kit's starter (make it with: git bundle create F starter..BRANCH)"
-			return 1
-		}
-		$GIT merge-base --is-ancestor kit-starter FETCH_HEAD ||
-			$GIT merge-base --is-ancestor kit-student-starter FETCH_HEAD || {
-			echo "the bundle's branch does not start from this kit's starter"
-			return 1
-		}
-		$GIT checkout -q --detach FETCH_HEAD
-	else
-		apply_patch "$SUB"
-	fi
-}
-
-grade() { "$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$(basename "$SUB")" "$@"; }
-
-stage "applying $(basename "$SUB")"
-if ! apply_submission >>"$APPLY_LOG" 2>&1; then
-	grade --verdict no-apply --detail "$(basename "$SUB") does not apply to the starter tree" --log "$APPLY_LOG"
-	exit 0
+if [ "$KIND" != repo ]; then
+	size=$(du -sb --apparent-size -- "$SUB" | head -n 1 | cut -f 1)
+	[ "$size" -le "$SUBMISSION_MAX" ] ||
+		verdict rejected "$NAME is $size bytes, more than the $SUBMISSION_MAX a submission may be"
 fi
 
-# Only the files some lab's solution may change (lab.conf ALLOWED).
+stage "applying $NAME ($KIND)"
+status=0
+if [ $KIND = repo ]; then
+	# Bundled where nothing of the grader's is in reach, not even the slot.
+	rm -rf "$IN"
+	mkdir -p "$IN"
+	sandbox_own "$IN"
+	sandbox_run "$IN" --stage apply --ro "$SUB" -- \
+		"$KIT/grader/slot.sh" bundle "$SUB" "$BRANCH" "$IN/submission.bundle" >>"$APPLY_LOG" 2>&1 ||
+		status=$?
+	[ $status = 0 ] || refused $status
+	in_slot --stage apply --ro "$IN" -- \
+		"$KIT/grader/slot.sh" apply "$TREE" "$IN/submission.bundle" bundle "$BRANCH" >>"$APPLY_LOG" 2>&1 ||
+		status=$?
+else
+	in_slot --stage apply --ro "$SUB" -- \
+		"$KIT/grader/slot.sh" apply "$TREE" "$SUB" "$KIND" "$BRANCH" >>"$APPLY_LOG" 2>&1 ||
+		status=$?
+fi
+[ $status = 0 ] || refused $status
+
+# Allowed changes, decided here from what git records: each path one some
+# lab allows (lab.conf ALLOWED), a plain file (mode 100644: no symbolic
+# link, no executable), text without a NUL byte.
 allowed=()
 for lab in $(all_labs); do
 	for a in $(lab_conf "$lab" ALLOWED); do allowed+=("$a"); done
 done
-outside=$($GIT diff --name-only kit-starter HEAD | while read -r f; do
+in_slot -- "$KIT/grader/slot.sh" changes "$TREE" >"$OUT/changes.raw" ||
+	die "the grader could not list the changes of $NAME"
+: >"$OUT/rejected.txt"
+while IFS= read -r -d '' meta && IFS= read -r -d '' path; do
+	read -r mode _ nul <<<"$meta"
 	ok=
 	for a in "${allowed[@]}"; do
 		# shellcheck disable=SC2053
-		[[ $f == $a ]] && ok=1
+		[[ $path == $a ]] && ok=1
 	done
-	[ -n "$ok" ] || echo "$f"
-done)
-if [ -n "$outside" ]; then
-	echo "$outside" | sed 's/^/changes a file no lab allows: /' >"$OUT/rejected.txt"
-	grade --verdict rejected --detail "changes $(echo "$outside" | wc -l) file(s) outside the labs' own; not graded as is" \
-		--log "$OUT/rejected.txt"
-	exit 0
+	shown=$(printf '%q' "$path")
+	[ -n "$ok" ] || echo "$shown: changes a file no lab allows" >>"$OUT/rejected.txt"
+	case $mode in
+	100644) ;;
+	000000) echo "$shown: deletes it" >>"$OUT/rejected.txt" ;;
+	120000) echo "$shown: makes it a symbolic link" >>"$OUT/rejected.txt" ;;
+	100755) echo "$shown: makes it executable" >>"$OUT/rejected.txt" ;;
+	*) echo "$shown: gives it mode $mode (only 100644, a plain file, is allowed)" >>"$OUT/rejected.txt" ;;
+	esac
+	[ "$nul" = 0 ] || echo "$shown: holds a NUL byte (not text; a diff would hide it)" >>"$OUT/rejected.txt"
+done <"$OUT/changes.raw"
+rm -f "$OUT/changes.raw"
+if [ -s "$OUT/rejected.txt" ]; then
+	n=$(wc -l <"$OUT/rejected.txt")
+	verdict rejected "$(head -n 1 "$OUT/rejected.txt")$([ "$n" = 1 ] || echo " (and $((n - 1)) more)"); not graded as is" \
+		"$OUT/rejected.txt"
 fi
+rm -f "$OUT/rejected.txt"
+
+# The change as text (always: --text), what an instructor reviews.
+in_slot -- "$KIT/grader/slot.sh" diff "$TREE" "$SUBMISSION_MAX" >"$OUT/submission.diff" ||
+	die "the grader could not write the diff of $NAME"
+if [ "$(stat -c %s "$OUT/submission.diff")" -gt "$SUBMISSION_MAX" ]; then
+	verdict rejected "the change is larger than $SUBMISSION_MAX bytes"
+fi
+chmod a+r "$OUT/submission.diff"
+grep -vE '^(#|$)' "$KIT/grader/review-patterns" >"$OUT/review.patterns"
+awk '/^\+/ && !/^\+\+\+ / {print "submission.diff:" NR ": " substr($0, 2)}' "$OUT/submission.diff" |
+	grep -E -f "$OUT/review.patterns" | cut -c 1-200 | tr -c '[:print:]\n' '?' >"$OUT/review.txt" || true
+rm -f "$OUT/review.patterns"
+[ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
 
 # Style, reported and not scored.
-$GIT diff kit-starter HEAD >"$OUT/submission.diff"
 if [ -s "$OUT/submission.diff" ]; then
-	perl "$TREE/scripts/checkpatch.pl" --no-tree --no-signoff --terse --show-types \
+	in_slot --stage check --ro "$OUT/submission.diff" -- \
+		perl "$TREE/scripts/checkpatch.pl" --no-tree --no-signoff --terse --show-types \
 		"$OUT/submission.diff" >"$OUT/checkpatch.txt" 2>&1 || true
 else
 	echo "total: 0 errors, 0 warnings, 0 lines checked (no changes)" >"$OUT/checkpatch.txt"
 fi
 
-grade --src "$TREE" --obj "$SLOTDIR/obj" --style "$OUT/checkpatch.txt" --similarity "$OUT/submission.diff"
+status=0
+grade --slot "$SLOTDIR" --src "$TREE" --obj "$OBJ" --style "$OUT/checkpatch.txt" \
+	--similarity "$OUT/submission.diff" || status=$?
+[ $status -le 1 ] || exit $status
+if [ -f "$OUT/review.txt" ]; then
+	echo
+	echo "review: $(wc -l <"$OUT/review.txt") added line(s) that can only serve to attack the grader (not scored):"
+	sed 's/^/  /' "$OUT/review.txt"
+	stage "$NAME: flagged for review ($OUT/review.txt)"
+fi
+exit $status

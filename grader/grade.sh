@@ -3,7 +3,9 @@
 #
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
 #            [--style CHECKPATCH_OUTPUT] [--test NAME] [--durations N]
-#            [--similarity SUBMISSION_DIFF]
+#            [--slot SLOTDIR] [--similarity SUBMISSION_DIFF]
+#	--slot (instructor grading): the build and the boots run in that
+#	grading slot's sandbox, within limits (sandbox.sh)
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
 #	every lab scores 0 for a reason found before boot (no-apply,
 #	no-build, rejected); FILE's lines are shown.
@@ -28,13 +30,15 @@
 # binaries in it (both set by the Makefile with HIDDEN_TESTS=).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$KIT/grader/sandbox.sh"
 
-SRC='' OBJDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
+SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
 LOG='' TEST='' DURATIONS='' SIMILARITY=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
 	--obj) OBJDIR=$2 ;;
+	--slot) SLOTDIR=$2 ;;
 	--style) STYLE=$2 ;;
 	--out) OUT=$2 ;;
 	--labs) LABS=$2 ;;
@@ -67,11 +71,18 @@ grader_error() {
 
 if [ -z "$VERDICT" ]; then
 	[ -n "$SRC" ] && [ -n "$OBJDIR" ] || die "grade.sh: --src and --obj are required"
+	# In the sandbox the build sees no .git (nothing of an earlier
+	# submission, no config for a later git to obey); 124: its time limit.
 	status=0
-	"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR" || status=$?
+	sandbox_run "$SLOTDIR" --stage build --rw "$OBJDIR" --hide "$SRC/.git" -- \
+		"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR" || status=$?
 	case $status in
 	0) ;;
-	1) VERDICT=no-build LOG=$OBJDIR/build-errors.txt DETAIL="see $OBJDIR/build.log" ;;
+	1 | 124)
+		VERDICT=no-build LOG=$OUT/build-errors.txt DETAIL="see $OBJDIR/build.log"
+		[ $status = 1 ] || DETAIL="the build reached its time limit"
+		sandbox_run "$SLOTDIR" -- cat "$OBJDIR/build-errors.txt" >"$LOG" 2>/dev/null || true
+		;;
 	*) grader_error "the kernel could not be configured or built for a reason of this machine (see $OBJDIR/build.log)" ;;
 	esac
 	IMAGE=$OBJDIR/arch/arm64/boot/Image
@@ -151,12 +162,20 @@ boot_labs() {
 		"$labs" "$mark" "$cmark" "$TEST"
 	qemu_argv "$ncpus" "$dtb" "$IMAGE" "$initrd" "$log.results.log"
 	: >"$log.results.log"
+	: >"$log.console.log"
+	# In the sandbox, QEMU and expect write these two logs and nothing else.
+	[ -z "$SLOTDIR" ] || sandbox_own "$log.console.log" "$log.results.log" "$initrd"
 	t0=$(date +%s%N)
-	"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
+	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$dtb" \
+		--rw "$log.console.log" --rw "$log.results.log" -- \
+		"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
 		-- "${QEMU_ARGV[@]}" || status=$?
 	t1=$(date +%s%N)
+	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$log.console.log" "$log.results.log"
+	[ "$status" != 124 ] || status=2
 	rm -f "$initrd"
 	[ "$status" != 4 ] || grader_error "QEMU could not boot the kernel (see $log.console.log); is qemu-system-aarch64 installed? ('make setup')"
+	[ -s "$log.console.log" ] || grader_error "boot $nboot printed nothing (status $status): boot.exp or QEMU did not run"
 	stage "boot $nboot ($topology, labs $labs): $(( (t1 - t0) / 1000000 )) ms, console: $log.console.log"
 	for lab in $labs; do
 		for sec in $(sections "$lab"); do

@@ -84,8 +84,11 @@ all_labs() {
 
 # kit_git ARGS: git with the kit's identity and a fixed date, so that the
 # same kit on the same linux-source makes the same starter commits (and a
-# student's bundle built on "starter" applies on the grader's).
+# student's bundle built on "starter" applies on the grader's), and with no
+# system or user configuration (an instructor's diff.noprefix or
+# color.diff=always would break the kit's own diffs and patches).
 kit_git() {
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_AUTHOR_DATE="2022-12-11T00:00:00Z" GIT_COMMITTER_DATE="2022-12-11T00:00:00Z" \
 		git -c user.name=schedlab -c user.email=schedlab@localhost "$@"
 }

@@ -36,11 +36,13 @@ OUT=$(cd "$OUT" && pwd)
 INSTRUCTOR_ONLY=(
 	reference-patches 'labs/*.patch' labs/README.md
 	grader/README.md grader/release.sh grader/release-README.md grader/reference.sh
-	grader/grade-submission.sh grader/grade-all.sh grader/bench.sh grader/apply.sh
-	grader/gradescope/pack.sh grader/gradescope/setup.sh grader/gradescope/run_autograder
+	grader/grade-submission.sh grader/grade-all.sh grader/slot.sh grader/review-patterns
+	grader/bench.sh grader/apply.sh
+	grader/gradescope/pack.sh 'grader/gradescope/setup*' grader/gradescope/run_autograder
 	grader/selftest/mutants grader/selftest/broken grader/selftest/hidden
 	grader/selftest/class.sh grader/selftest/hidden.sh grader/selftest/gradescope.sh
 	grader/selftest/broken.sh grader/selftest/mutants.sh 'grader/selftest/release*'
+	grader/selftest/hostile.sh grader/selftest/batch.sh grader/selftest/submissions.sh
 	grader/selftest/texts.sh grader/selftest/boot.sh grader/selftest/boot
 	.github .ci README.md HANDOUT.md
 )

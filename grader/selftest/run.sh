@@ -18,6 +18,9 @@
 #   hidden      an instructor's hidden tests, reported apart
 #   gradescope  run_autograder on a fake /autograder root
 #   broken      one submission per failure class, and a batch that resumes
+#   hostile     attacks on instructor grading, each stopped; the sandbox probed
+#   batch       two graders on one slot, odd names, a batch killed in git am
+#               and resumed, a kit change
 #   mutants     known-wrong solutions, each killed by some test
 #   release     make release: a course's kit, graded as a student would, with
 #               no solution in it; the similarity to 6.1 of copied code
@@ -35,7 +38,7 @@ if student_kit; then
 	echo "This course's kit: make test runs the grader's own tests and grades the starter tree,"
 	echo "which must score 0 on every lab.  It cannot check the labs' solutions: the kit has none."
 else
-	PARTS=${*:-unit timeline texts boot class hidden gradescope broken mutants release}
+	PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants release}
 fi
 
 # result_json RESULT...: the report's results.json of lab results (fails

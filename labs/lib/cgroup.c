@@ -69,3 +69,42 @@ void sl_partition_make(const char *grp, const char *cpus)
 	ck_assert_msg(!strcmp(buf, "root"), "%s reads \"%s\", expected \"root\"",
 		      path, buf);
 }
+
+char *sl_cg_read(const char *grp, const char *file, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	cg_path(path, sizeof(path), grp, file);
+	f = fopen(path, "r");
+	ck_assert_msg(f, "cannot open %s", path);
+	ck_assert_msg(fgets(buf, len, f), "cannot read %s", path);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+void sl_cg_mkdir(const char *grp)
+{
+	char path[256];
+
+	cg_path(path, sizeof(path), grp, "");
+	ck_assert_msg(!mkdir(path, 0755) || errno == EEXIST, "mkdir %s: %s",
+		      path, strerror(errno));
+}
+
+void sl_cg_enable(const char *grp, const char *ctrl)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "+%s", ctrl);
+	sl_cg_write(grp, "cgroup.subtree_control", v);
+}
+
+void sl_cg_join(const char *grp, pid_t pid)
+{
+	int ret = sl_cg_move(grp, pid);
+
+	ck_assert_msg(ret == 0, "moving task %d into %s/%s: %s", pid, SL_CGROOT,
+		      grp, strerror(-ret));
+}

@@ -20,6 +20,14 @@ int sl_cg_try_write(const char *grp, const char *file, const char *val);
 void sl_cg_write(const char *grp, const char *file, const char *val);
 /* Move task @pid (0: the caller) into @grp; 0 or -errno. */
 int sl_cg_move(const char *grp, pid_t pid);
+/* The same, failing the test on an error. */
+void sl_cg_join(const char *grp, pid_t pid);
+/* The first line of @file of @grp into @buf (returned), or fail the test. */
+char *sl_cg_read(const char *grp, const char *file, char *buf, size_t len);
+/* Make group @grp if it is not there, or fail the test. */
+void sl_cg_mkdir(const char *grp);
+/* Give @grp's children controller @ctrl ("+ctrl" to its subtree_control). */
+void sl_cg_enable(const char *grp, const char *ctrl);
 
 /*
  * Make group @grp (a child of the root) a cpuset partition of @cpus

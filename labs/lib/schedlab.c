@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedlab.c - helpers and the Check runner every lab's tests link with. */
 #include "schedlab.h"
+#include "cgroup.h"
 #include "task.h"
 
 #include <errno.h>
@@ -8,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +42,14 @@ int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period)
 int sl_set_other(pid_t pid)
 {
 	struct sl_attr a = { .size = SL_ATTR_SIZE_VER0, .sched_policy = SCHED_OTHER };
+
+	return sl_setattr(pid, &a, 0);
+}
+
+int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags)
+{
+	struct sl_attr a = { .size = SL_ATTR_SIZE_VER0, .sched_policy = policy,
+			     .sched_priority = prio, .sched_flags = flags };
 
 	return sl_setattr(pid, &a, 0);
 }
@@ -162,11 +173,138 @@ int sl_pin(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
 
+/*
+ * The spinner's protocol: SIGUSR1 spins, SIGUSR2 sleeps; repeats are
+ * harmless.  Each time it starts spinning, a spinner counts it in its slot
+ * of a page shared with the test: it runs, so it is enqueued.  (The state
+ * letter of /proc/PID/stat cannot say so: a task being woken onto another
+ * CPU is TASK_WAKING, which /proc shows as R before it is enqueued.)
+ */
+#define SL_SPINNERS 64
+static struct spinner_slot {
+	pid_t pid;
+	volatile unsigned int spins;
+} *spinner_slots;
+static volatile sig_atomic_t spin;
+
+static void on_spin_signal(int sig)
+{
+	spin = sig == SIGUSR1;
+}
+
+static void spinner(struct spinner_slot *slot)
+{
+	struct sigaction sa = { .sa_handler = on_spin_signal };
+	sigset_t usr, old;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigaddset(&usr, SIGUSR2);
+	sigprocmask(SIG_UNBLOCK, &usr, NULL);
+	for (;;) {
+		sigprocmask(SIG_BLOCK, &usr, &old);
+		while (!spin)
+			sigsuspend(&old);
+		sigprocmask(SIG_UNBLOCK, &usr, NULL);
+		__atomic_add_fetch(&slot->spins, 1, __ATOMIC_SEQ_CST);
+		while (spin)
+			;
+	}
+}
+
+static struct spinner_slot *spinner_slot(pid_t pid)
+{
+	for (int i = 0; spinner_slots && i < SL_SPINNERS; i++)
+		if (spinner_slots[i].pid == pid)
+			return &spinner_slots[i];
+	ck_abort_msg("%d is not a spinner", pid);
+	return NULL;
+}
+
+/* Wait until @pid sleeps: its state is S and it switched out since @nvcsw. */
+static void await_sleep(pid_t pid, long nvcsw, const char *after)
+{
+	long end = sl_now_ms() + SL_SETTLE_MS;
+	char seen;
+
+	for (;;) {
+		seen = sl_task_state(pid);
+		if (seen == 'S' && sl_voluntary_switches(pid) > nvcsw)
+			return;
+		if (sl_now_ms() > end)
+			break;
+		usleep(1000);
+	}
+	ck_abort_msg("spinner %d is in state %c, not asleep, %d ms after %s",
+		     pid, seen, SL_SETTLE_MS, after);
+}
+
+pid_t sl_spawn_spinner(int cpu, const char *grp)
+{
+	struct spinner_slot *slot = NULL;
+	sigset_t usr, old;
+	pid_t pid;
+
+	if (!spinner_slots) {
+		spinner_slots = mmap(NULL, SL_SPINNERS * sizeof(*spinner_slots),
+				     PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		ck_assert_msg(spinner_slots != MAP_FAILED, "mmap: %s", strerror(errno));
+	}
+	for (int i = 0; i < SL_SPINNERS && !slot; i++)
+		if (!spinner_slots[i].pid)
+			slot = &spinner_slots[i];
+	ck_assert_msg(slot, "more than %d spinners", SL_SPINNERS);
+	slot->spins = 0;
+	/* Signals stay blocked until the child has its handlers. */
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigaddset(&usr, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr, &old);
+	pid = fork();
+	if (pid == 0)
+		spinner(slot);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ck_assert_msg(pid > 0, "fork: %s", strerror(errno));
+	slot->pid = pid;
+	/* Group first: moving into a cpuset (once some lab enabled it) resets the affinity. */
+	if (grp)
+		sl_cg_join(grp, pid);
+	ck_assert_int_eq(sl_pin(pid, cpu), 0);
+	await_sleep(pid, 0, "it was forked");
+	return pid;
+}
+
+void sl_spin(pid_t pid)
+{
+	struct spinner_slot *slot = spinner_slot(pid);
+	unsigned int spins = slot->spins;
+	long end = sl_now_ms() + SL_SETTLE_MS;
+
+	kill(pid, SIGUSR1);
+	while (slot->spins == spins) {
+		ck_assert_msg(sl_now_ms() < end, "spinner %d (state %c) not running %d ms after SIGUSR1",
+			      pid, sl_task_state(pid), SL_SETTLE_MS);
+		usleep(1000);
+	}
+}
+
+void sl_rest(pid_t pid)
+{
+	long nvcsw = sl_voluntary_switches(pid);
+
+	kill(pid, SIGUSR2);
+	await_sleep(pid, nvcsw, "SIGUSR2 (sleep)");
+}
+
 #define SL_MAX_TESTS 64
 
 static struct {
 	const char *name;
-	SFun setup, teardown;
+	SFun setup, teardown, cleanup;
 } suite_fixture;
 static const char *test_names[SL_MAX_TESTS];
 static int nr_tests;
@@ -177,6 +315,11 @@ Suite *sl_suite(const char *name, SFun setup, SFun teardown)
 	suite_fixture.setup = setup;
 	suite_fixture.teardown = teardown;
 	return suite_create(name);
+}
+
+void sl_suite_cleanup(SFun cleanup)
+{
+	suite_fixture.cleanup = cleanup;
 }
 
 void sl_add_tcase(Suite *s, const TTest *fn, const char *name)
@@ -190,6 +333,8 @@ void sl_add_tcase(Suite *s, const TTest *fn, const char *name)
 	if (suite_fixture.setup || suite_fixture.teardown)
 		tcase_add_checked_fixture(tc, suite_fixture.setup,
 					  suite_fixture.teardown);
+	if (suite_fixture.cleanup)
+		tcase_add_unchecked_fixture(tc, NULL, suite_fixture.cleanup);
 	tcase_add_test(tc, fn);
 	suite_add_tcase(s, tc);
 	test_names[nr_tests++] = name;

@@ -63,6 +63,8 @@ int sl_getattr(pid_t pid, struct sl_attr *attr, unsigned int size);
 int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period);
 /* Back to SCHED_OTHER. */
 int sl_set_other(pid_t pid);
+/* Make @pid (0: self) @policy with RT priority @prio and sched_flags @flags. */
+int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
 
 /* Topology, read from sysfs. */
 int sl_nr_cpus(void);
@@ -93,6 +95,21 @@ long sl_proc_sched(pid_t pid, const char *key);
 int sl_pin(pid_t pid, int cpu);
 
 /*
+ * A spinner: a child pinned to @cpu (moved into cgroup @grp unless NULL)
+ * that busy-loops, RUNNABLE, after sl_spin() and blocks after sl_rest().
+ * sl_spawn_spinner() returns once it sleeps; sl_spin() once it runs (it
+ * says so in a page it shares with the test), and so is enqueued;
+ * sl_rest() once it is asleep and dequeued (its state is S and it has
+ * switched out voluntarily since).  sl_reap() ends it.
+ */
+pid_t sl_spawn_spinner(int cpu, const char *grp);
+void sl_spin(pid_t pid);
+void sl_rest(pid_t pid);
+
+/* How long a test waits for an event the kernel makes happen at once. */
+#define SL_SETTLE_MS 2000
+
+/*
  * The lab's suite: sl_suite(name, setup, teardown) makes it, and each
  * sl_add_test(suite, test) adds one test as a Check test case of its own,
  * named after the test, with @setup/@teardown (either may be NULL) as its
@@ -106,6 +123,13 @@ int sl_pin(pid_t pid, int cpu);
  */
 #define sl_add_test(s, fn) sl_add_tcase((s), (fn), #fn)
 Suite *sl_suite(const char *name, SFun setup, SFun teardown);
+/*
+ * sl_suite_cleanup(fn): run @fn after each test added from then on, in the
+ * runner's own process (Check's unchecked fixture), so it runs even when
+ * the test failed half-way: for what a test must never leave behind (a
+ * sysctl it changed).  @fn must not fail.
+ */
+void sl_suite_cleanup(SFun cleanup);
 void sl_add_tcase(Suite *s, const TTest *fn, const char *name);
 
 /* The lab's Check suite; defined once in each lab's tests. */

@@ -227,3 +227,27 @@ int sl_proc_sched_read(pid_t pid, const char *key, long long *val)
 {
 	return sl_proc_sched_fields(pid, &key, val, 1);
 }
+
+char sl_task_state(pid_t pid)
+{
+	char state[4];
+
+	return sl_proc_stat(pid, 3, state, sizeof(state)) ? '?' : state[0];
+}
+
+long sl_voluntary_switches(pid_t pid)
+{
+	char path[64], line[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}

@@ -61,6 +61,10 @@ double sl_now_ms(void);
 int sl_proc_stat(pid_t pid, int field, char *buf, size_t len);
 /* The CPU @pid is on, or last ran on (field 39); -1 if it is gone. */
 int sl_task_cpu(pid_t pid);
+/* The state letter of /proc/PID/stat (R runnable, S sleeping), '?' if gone. */
+char sl_task_state(pid_t pid);
+/* voluntary_ctxt_switches of /proc/PID/status, -1 if the task is gone. */
+long sl_voluntary_switches(pid_t pid);
 
 /*
  * A numeric field of /proc/@pid/sched (SCHED_DEBUG), by its name, e.g.

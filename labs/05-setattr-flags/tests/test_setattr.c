@@ -3,34 +3,44 @@
  * Lab 5: sched_setattr() flags for utilization clamping.
  *
  * Everything goes through the raw sched_setattr()/sched_getattr() syscalls
- * on a sleeping child (or on a fresh child that does the calls itself), and
- * is cross-checked with /proc/PID/sched, which shows the requested
- * ("uclamp.min") and the effective ("effective uclamp.min") clamps.
+ * on a sleeping child (or on a child that does the calls itself), and is
+ * cross-checked with /proc/PID/sched, which shows the requested
+ * ("uclamp.min") and the effective ("effective uclamp.min") clamps, and,
+ * for a running task, with the runqueue's clamp buckets (lab 4).
+ *
+ * A step that later checks build on is made with given(): when it fails,
+ * the test says that precondition did not hold, rather than blaming the
+ * check after it.  Tests that change the RT default sysctl leave it at
+ * 1024 (sl_suite_cleanup()), even when they fail.
  */
-#include "schedlab.h"
+#include "uclamp.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define KEEP_ALL	(SL_FLAG_KEEP_POLICY | SL_FLAG_KEEP_PARAMS)
-#define CLAMPS		(SL_FLAG_UTIL_CLAMP_MIN | SL_FLAG_UTIL_CLAMP_MAX)
+#define CLAMP_MIN	SL_FLAG_UTIL_CLAMP_MIN
+#define CLAMP_MAX	SL_FLAG_UTIL_CLAMP_MAX
+#define CLAMPS		(CLAMP_MIN | CLAMP_MAX)
 #define UNKNOWN_FLAG	0x100	/* not a sched_setattr() flag */
+#define RESET		((uint32_t)-1)	/* sched_util_{min,max}: back to the default */
 
-/* Set util_min/util_max of @pid, keeping or not its policy and params. */
+/* A VER1 attr: policy, RT priority, nice, flags, util_min, util_max. */
+#define ATTR(pol, pri, ni, fl, min, max) { .size = SL_ATTR_SIZE_VER1, \
+	.sched_policy = (pol), .sched_priority = (pri), .sched_nice = (ni), \
+	.sched_flags = (fl), .sched_util_min = (min), .sched_util_max = (max) }
+
+/* Set util_min/util_max of @pid (policy SCHED_OTHER unless a flag keeps it). */
 static int set_clamps(pid_t pid, uint64_t flags, uint32_t min, uint32_t max)
 {
-	struct sl_attr a = {
-		.size = SL_ATTR_SIZE_VER1,
-		.sched_policy = SCHED_OTHER,
-		.sched_flags = flags,
-		.sched_util_min = min,
-		.sched_util_max = max,
-	};
+	struct sl_attr a = ATTR(SCHED_OTHER, 0, 0, flags, min, max);
 
 	return sl_setattr(pid, &a, 0);
 }
@@ -44,6 +54,7 @@ static void get(pid_t pid, struct sl_attr *a)
 	ck_assert_msg(ret == 0, "sched_getattr(%d): error %d", pid, ret);
 }
 
+/* sched_getattr and /proc/PID/sched both show @min/@max. */
 static void expect_clamps(pid_t pid, uint32_t min, uint32_t max, const char *what)
 {
 	struct sl_attr a;
@@ -52,11 +63,31 @@ static void expect_clamps(pid_t pid, uint32_t min, uint32_t max, const char *wha
 	ck_assert_msg(a.sched_util_min == min && a.sched_util_max == max,
 		      "%s: sched_getattr reports util_min %u util_max %u, expected %u %u",
 		      what, a.sched_util_min, a.sched_util_max, min, max);
-	ck_assert_msg(sl_proc_sched(pid, "effective uclamp.min") == min &&
-		      sl_proc_sched(pid, "effective uclamp.max") == max,
-		      "%s: /proc/%d/sched shows effective uclamp.min %ld .max %ld, expected %u %u",
-		      what, pid, sl_proc_sched(pid, "effective uclamp.min"),
-		      sl_proc_sched(pid, "effective uclamp.max"), min, max);
+	sl_expect_effective(pid, min, max, what);
+}
+
+/*
+ * A step the rest of the test builds on: set the clamps, which must then
+ * read back as @min/@max; if not, say so (what is checked next would fail
+ * for this reason, not its own).
+ */
+static void given(pid_t pid, uint64_t flags, uint32_t set_min, uint32_t set_max,
+		  uint32_t min, uint32_t max, const char *what)
+{
+	int ret = set_clamps(pid, flags, set_min, set_max);
+	struct sl_attr a;
+
+	get(pid, &a);
+	ck_assert_msg(ret == 0 && a.sched_util_min == min && a.sched_util_max == max,
+		      "precondition: %s was not applied (sched_setattr returned %d; sched_getattr "
+		      "reports util_min %u util_max %u, expected %u %u), and the checks after it need it",
+		      what, ret, a.sched_util_min, a.sched_util_max, min, max);
+}
+
+/* A sched_setattr() call that must succeed. */
+static void ok(int ret, const char *what)
+{
+	ck_assert_msg(ret == 0, "%s: sched_setattr returned %d, expected 0", what, ret);
 }
 
 static pid_t sleeper(void)
@@ -69,16 +100,42 @@ static pid_t sleeper(void)
 
 static void set_fifo(pid_t pid, int prio, uint64_t flags)
 {
-	struct sl_attr a = {
-		.size = SL_ATTR_SIZE_VER0,
-		.sched_policy = SCHED_FIFO,
-		.sched_priority = prio,
-		.sched_flags = flags,
-	};
-	int ret = sl_setattr(pid, &a, 0);
+	int ret = sl_set_policy(pid, SCHED_FIFO, prio, flags);
 
 	ck_assert_msg(ret == 0, "making %d SCHED_FIFO: error %d", pid, ret);
 }
+
+/*
+ * Clamps set with sched_setattr() are what the task brings to its CPU's
+ * buckets (lab 4) when it runs, and a change moves it at once while it
+ * runs.  That needs sched_uclamp_used switched on, which the first clamp
+ * request does when nothing has yet: this is the lab's first test, so that
+ * it normally runs before anything else switched it on.
+ */
+START_TEST(test_setattr_reaches_rq)
+{
+	int cpu = sl_nr_cpus() - 1;
+	pid_t p;
+
+	ck_assert_int_eq(sl_pin(0, 0), 0);
+	p = sl_spawn_spinner(cpu, NULL);
+	given(p, KEEP_ALL | CLAMPS, 300, 600, 300, 600, "util_min 300 util_max 600");
+	sl_spin(p);
+	ck_assert_msg(sl_uclamp_counting(),
+		      "a task runs with clamps set by sched_setattr(), but no CPU counts any task in any bucket: "
+		      "the clamp request did not switch uclamp on (sched_uclamp_used), or lab 4 counts nothing");
+	sl_expect_rq("a task running with util_min 300 from sched_setattr()", cpu,
+		     SL_UCLAMP_MIN, sl_uclamp_bucket_of(300), 1, 300);
+	sl_expect_rq("a task running with util_max 600 from sched_setattr()", cpu,
+		     SL_UCLAMP_MAX, sl_uclamp_bucket_of(600), 1, 600);
+	given(p, KEEP_ALL | CLAMPS, 500, 800, 500, 800, "util_min 500 util_max 800 while it runs");
+	sl_expect_rq("its util_min changed to 500 while it runs", cpu,
+		     SL_UCLAMP_MIN, sl_uclamp_bucket_of(500), 1, 500);
+	sl_expect_rq("its util_max changed to 800 while it runs", cpu,
+		     SL_UCLAMP_MAX, sl_uclamp_bucket_of(800), 1, 800);
+	sl_reap(&p, 1);
+}
+END_TEST
 
 START_TEST(test_clamps_keep_all)
 {
@@ -99,51 +156,110 @@ START_TEST(test_clamps_with_policy)
 	ck_assert_msg(ret == 0, "SCHED_OTHER with UTIL_CLAMP_MIN|MAX: error %d", ret);
 	expect_clamps(p, 300, 600, "after setting 300/600 with policy SCHED_OTHER");
 	/* one clamp at a time: the other one stays */
-	ret = set_clamps(p, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MAX, 0, 700);
+	ret = set_clamps(p, KEEP_ALL | CLAMP_MAX, 0, 700);
 	ck_assert_msg(ret == 0, "UTIL_CLAMP_MAX alone: error %d", ret);
 	expect_clamps(p, 300, 700, "after setting only util_max 700");
 	sl_reap(&p, 1);
 }
 END_TEST
 
+/*
+ * The KEEP flags, case by case: a task in a given state gets a clamp
+ * request with some policy and parameters in the attr, and must end up
+ * with the policy and parameters the flags say.
+ */
+struct keep_case {
+	const char *what;
+	int policy, prio, nice;		/* the task before */
+	struct sl_attr attr;		/* what it is sent (clamps 100/900) */
+	int want_policy, want_prio, want_nice;
+};
+
+#define KEEP(pol, pri, ni, fl) ATTR(pol, pri, ni, (fl) | CLAMPS, 100, 900)
+
+static void keep_case(const struct keep_case *c)
+{
+	struct sl_attr a = c->attr;
+	pid_t p = sleeper();
+	int ret;
+
+	if (c->policy == SCHED_FIFO)
+		set_fifo(p, c->prio, 0);
+	ck_assert_int_eq(setpriority(PRIO_PROCESS, p, c->nice), 0);
+	ret = sl_setattr(p, &a, 0);
+	ck_assert_msg(ret == 0, "%s: sched_setattr returned %d, expected 0", c->what, ret);
+	get(p, &a);
+	ck_assert_msg((int)a.sched_policy == c->want_policy &&
+		      (int)a.sched_priority == c->want_prio && a.sched_nice == c->want_nice,
+		      "%s: the task became policy %u priority %u nice %d, expected policy %d priority %d nice %d",
+		      c->what, a.sched_policy, a.sched_priority, a.sched_nice,
+		      c->want_policy, c->want_prio, c->want_nice);
+	expect_clamps(p, 100, 900, c->what);
+	sl_reap(&p, 1);
+}
+
+static void keep_cases(const struct keep_case *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		keep_case(&c[i]);
+}
+
 /* KEEP_POLICY keeps SCHED_FIFO (the attr says SCHED_OTHER); KEEP_PARAMS its priority. */
 START_TEST(test_keep_policy_rt)
 {
-	pid_t p = sleeper();
-	struct sl_attr a;
-	int ret;
+	static const struct keep_case c[] = {
+		{ "KEEP_ALL on a SCHED_FIFO prio 10 task (attr: SCHED_OTHER)", SCHED_FIFO, 10, 0,
+		  KEEP(SCHED_OTHER, 0, 0, KEEP_ALL), SCHED_FIFO, 10, 0 },
+	};
 
-	set_fifo(p, 10, 0);
-	ret = set_clamps(p, KEEP_ALL | CLAMPS, 100, 900);
-	ck_assert_msg(ret == 0, "KEEP_ALL on a SCHED_FIFO task: error %d", ret);
-	get(p, &a);
-	ck_assert_msg(a.sched_policy == SCHED_FIFO && a.sched_priority == 10,
-		      "a SCHED_FIFO prio 10 task became policy %u prio %u after a KEEP_ALL clamp change",
-		      a.sched_policy, a.sched_priority);
-	expect_clamps(p, 100, 900, "SCHED_FIFO task after 100/900");
-	sl_reap(&p, 1);
+	keep_cases(c, 1);
 }
 END_TEST
 
 /* A nice 5 task keeps its nice value and policy under KEEP_ALL (the attr says nice 0). */
 START_TEST(test_keep_params_nice)
 {
-	pid_t p = sleeper();
-	struct sl_attr a;
-	int ret;
+	static const struct keep_case c[] = {
+		{ "KEEP_ALL on a nice 5 SCHED_OTHER task (attr: nice 0)", SCHED_OTHER, 0, 5,
+		  KEEP(SCHED_OTHER, 0, 0, KEEP_ALL), SCHED_OTHER, 0, 5 },
+	};
 
-	ck_assert_int_eq(setpriority(PRIO_PROCESS, p, 5), 0);
-	ret = set_clamps(p, KEEP_ALL | CLAMPS, 250, 500);
-	ck_assert_msg(ret == 0, "KEEP_ALL: error %d", ret);
-	errno = 0;
-	ret = getpriority(PRIO_PROCESS, p);
-	ck_assert_msg(ret == 5, "nice 5 became %d after a KEEP_ALL clamp change", ret);
-	get(p, &a);
-	ck_assert_msg(a.sched_policy == SCHED_OTHER && a.sched_nice == 5,
-		      "sched_getattr: policy %u nice %d, expected SCHED_OTHER nice 5",
-		      a.sched_policy, a.sched_nice);
-	expect_clamps(p, 250, 500, "nice 5 task after 250/500");
-	sl_reap(&p, 1);
+	keep_cases(c, 1);
+}
+END_TEST
+
+/* KEEP_POLICY alone keeps the policy but applies the attr's parameters. */
+START_TEST(test_keep_policy_alone)
+{
+	static const struct keep_case c[] = {
+		{ "KEEP_POLICY on a SCHED_FIFO prio 10 task (attr: SCHED_OTHER, priority 20)",
+		  SCHED_FIFO, 10, 0, KEEP(SCHED_OTHER, 20, 0, SL_FLAG_KEEP_POLICY), SCHED_FIFO, 20, 0 },
+		{ "KEEP_POLICY on a nice 5 SCHED_OTHER task (attr: SCHED_FIFO priority 0, nice 3)",
+		  SCHED_OTHER, 0, 5, KEEP(SCHED_FIFO, 0, 3, SL_FLAG_KEEP_POLICY), SCHED_OTHER, 0, 3 },
+	};
+
+	keep_cases(c, 2);
+}
+END_TEST
+
+/*
+ * KEEP_PARAMS alone: the task's own parameters are used (a SCHED_FIFO
+ * request with priority 0 is accepted for a prio 10 task and keeps 10),
+ * and __sched_setscheduler() does not apply the attr's policy and
+ * parameters at all: a SCHED_BATCH in the attr leaves a SCHED_OTHER task.
+ */
+START_TEST(test_keep_params_alone)
+{
+	static const struct keep_case c[] = {
+		{ "KEEP_PARAMS on a nice 5 SCHED_OTHER task (attr: nice 0)",
+		  SCHED_OTHER, 0, 5, KEEP(SCHED_OTHER, 0, 0, SL_FLAG_KEEP_PARAMS), SCHED_OTHER, 0, 5 },
+		{ "KEEP_PARAMS on a SCHED_FIFO prio 10 task (attr: SCHED_FIFO priority 0)",
+		  SCHED_FIFO, 10, 0, KEEP(SCHED_FIFO, 0, 0, SL_FLAG_KEEP_PARAMS), SCHED_FIFO, 10, 0 },
+		{ "KEEP_PARAMS on a nice 5 SCHED_OTHER task (attr: SCHED_BATCH, nice 0)",
+		  SCHED_OTHER, 0, 5, KEEP(SCHED_BATCH, 0, 0, SL_FLAG_KEEP_PARAMS), SCHED_OTHER, 0, 5 },
+	};
+
+	keep_cases(c, 3);
 }
 END_TEST
 
@@ -154,8 +270,8 @@ START_TEST(test_einval_min_gt_max)
 
 	ck_assert_msg(ret == -EINVAL, "util_min 800 > util_max 200: got %d, expected -EINVAL", ret);
 	/* against the current value too */
-	ck_assert_int_eq(set_clamps(p, KEEP_ALL | CLAMPS, 0, 300), 0);
-	ret = set_clamps(p, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MIN, 400, 0);
+	given(p, KEEP_ALL | CLAMPS, 0, 300, 0, 300, "util_min 0 util_max 300");
+	ret = set_clamps(p, KEEP_ALL | CLAMP_MIN, 400, 0);
 	ck_assert_msg(ret == -EINVAL, "util_min 400 > current util_max 300: got %d, expected -EINVAL", ret);
 	expect_clamps(p, 0, 300, "after the refused requests");
 	sl_reap(&p, 1);
@@ -165,10 +281,10 @@ END_TEST
 START_TEST(test_einval_above_scale)
 {
 	pid_t p = sleeper();
-	int ret = set_clamps(p, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MAX, 0, 1025);
+	int ret = set_clamps(p, KEEP_ALL | CLAMP_MAX, 0, 1025);
 
 	ck_assert_msg(ret == -EINVAL, "util_max 1025: got %d, expected -EINVAL", ret);
-	ret = set_clamps(p, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MIN, 1025, 0);
+	ret = set_clamps(p, KEEP_ALL | CLAMP_MIN, 1025, 0);
 	ck_assert_msg(ret == -EINVAL, "util_min 1025: got %d, expected -EINVAL", ret);
 	ret = set_clamps(p, KEEP_ALL | CLAMPS, 1024, 1024);
 	ck_assert_msg(ret == 0, "util_min = util_max = 1024: got %d, expected 0", ret);
@@ -177,26 +293,39 @@ START_TEST(test_einval_above_scale)
 }
 END_TEST
 
-/* The clamp fields exist from SCHED_ATTR_SIZE_VER1 (56 bytes) on. */
+/* The clamp fields exist from SCHED_ATTR_SIZE_VER1 (56 bytes) on: each flag needs it. */
 START_TEST(test_einval_ver0_size)
 {
-	pid_t p = sleeper();
-	struct sl_attr a = {
-		.size = SL_ATTR_SIZE_VER0,
-		.sched_policy = SCHED_OTHER,
-		.sched_flags = KEEP_ALL | SL_FLAG_UTIL_CLAMP_MIN,
-		.sched_util_min = 100,
+	static const struct {
+		const char *name;
+		uint64_t flags;
+		uint32_t min, max;	/* what is set; a clamp not flagged stays at its default */
+	} c[] = {
+		{ "UTIL_CLAMP_MIN 100", CLAMP_MIN, 100, 1024 },
+		{ "UTIL_CLAMP_MAX 900", CLAMP_MAX, 0, 900 },
+		{ "UTIL_CLAMP_MIN|MAX 200/800", CLAMPS, 200, 800 },
 	};
-	int ret = sl_setattr(p, &a, 0);
 
-	ck_assert_msg(ret == -EINVAL, "UTIL_CLAMP_MIN with a %d-byte (VER0) attr: got %d, expected -EINVAL",
-		      SL_ATTR_SIZE_VER0, ret);
-	a.size = SL_ATTR_SIZE_VER1;
-	ret = sl_setattr(p, &a, 0);
-	ck_assert_msg(ret == 0, "the same with a %d-byte (VER1) attr: got %d, expected 0",
-		      SL_ATTR_SIZE_VER1, ret);
-	expect_clamps(p, 100, 1024, "after util_min 100 (VER1)");
-	sl_reap(&p, 1);
+	for (int i = 0; i < 3; i++) {
+		struct sl_attr a = {
+			.size = SL_ATTR_SIZE_VER0,
+			.sched_policy = SCHED_OTHER,
+			.sched_flags = KEEP_ALL | c[i].flags,
+			.sched_util_min = c[i].min,
+			.sched_util_max = c[i].max,
+		};
+		pid_t p = sleeper();
+		int ret = sl_setattr(p, &a, 0);
+
+		ck_assert_msg(ret == -EINVAL, "%s with a %d-byte (VER0) attr: got %d, expected -EINVAL",
+			      c[i].name, SL_ATTR_SIZE_VER0, ret);
+		a.size = SL_ATTR_SIZE_VER1;
+		ret = sl_setattr(p, &a, 0);
+		ck_assert_msg(ret == 0, "%s with a %d-byte (VER1) attr: got %d, expected 0",
+			      c[i].name, SL_ATTR_SIZE_VER1, ret);
+		expect_clamps(p, c[i].min, c[i].max, c[i].name);
+		sl_reap(&p, 1);
+	}
 }
 END_TEST
 
@@ -212,14 +341,14 @@ START_TEST(test_einval_unknown_flag)
 }
 END_TEST
 
-/* sched_getattr returns what was set, -1 resets to the defaults. */
+/* sched_getattr returns what was set, -1/-1 resets to the defaults. */
 START_TEST(test_getattr_round_trip)
 {
 	pid_t p = sleeper();
 	struct sl_attr a;
 
 	expect_clamps(p, 0, 1024, "a new SCHED_OTHER task");
-	ck_assert_int_eq(set_clamps(p, KEEP_ALL | CLAMPS, 123, 456), 0);
+	given(p, KEEP_ALL | CLAMPS, 123, 456, 123, 456, "util_min 123 util_max 456");
 	get(p, &a);
 	ck_assert_msg(a.size == SL_ATTR_SIZE_VER1, "sched_getattr size %u, expected %d",
 		      a.size, SL_ATTR_SIZE_VER1);
@@ -227,8 +356,74 @@ START_TEST(test_getattr_round_trip)
 	ck_assert_msg(sl_proc_sched(p, "uclamp.min") == 123 && sl_proc_sched(p, "uclamp.max") == 456,
 		      "/proc/%d/sched: uclamp.min %ld .max %ld, expected 123 456", p,
 		      sl_proc_sched(p, "uclamp.min"), sl_proc_sched(p, "uclamp.max"));
-	ck_assert_int_eq(set_clamps(p, KEEP_ALL | CLAMPS, (uint32_t)-1, (uint32_t)-1), 0);
+	ok(set_clamps(p, KEEP_ALL | CLAMPS, RESET, RESET), "util_min -1 util_max -1");
 	expect_clamps(p, 0, 1024, "after -1/-1 (back to the defaults)");
+	sl_reap(&p, 1);
+}
+END_TEST
+
+/*
+ * sched_getattr reports the task's request (p->uclamp_req), not the value
+ * it runs with: in a group whose util_max is 50%, a task asking for
+ * util_max 800 runs with 512 and still reads 800.
+ */
+START_TEST(test_getattr_reports_request)
+{
+	int cpu = sl_nr_cpus() - 1, ret;
+	struct sl_attr a;
+	pid_t p;
+
+	ck_assert_int_eq(sl_pin(0, 0), 0);
+	sl_cg_enable("", "cpu");
+	sl_cg_mkdir("l5_req");
+	sl_cg_write("l5_req", "cpu.uclamp.max", "50");
+	p = sl_spawn_spinner(cpu, "l5_req");
+	ret = set_clamps(p, KEEP_ALL | CLAMPS, 100, 800);
+	ck_assert_msg(ret == 0 && sl_proc_sched(p, "uclamp.max") == 800,
+		      "precondition: util_min 100 util_max 800 was not applied (sched_setattr returned %d; "
+		      "/proc/%d/sched shows uclamp.max %ld), and the checks after it need it",
+		      ret, p, sl_proc_sched(p, "uclamp.max"));
+	sl_spin(p);
+	sl_rest(p);
+	get(p, &a);
+	ck_assert_msg(a.sched_util_min == 100 && a.sched_util_max == 800,
+		      "a task asking for 100/800 in a group capped at 50%%: sched_getattr reports %u/%u, "
+		      "expected its request, 100/800", a.sched_util_min, a.sched_util_max);
+	ck_assert_msg(sl_proc_sched(p, "effective uclamp.max") == 512,
+		      "the same task: /proc/%d/sched shows effective uclamp.max %ld, expected 512 (its group's 50%%)",
+		      p, sl_proc_sched(p, "effective uclamp.max"));
+	sl_reap(&p, 1);
+}
+END_TEST
+
+/* -1 resets one clamp alone; the other one stays as it was. */
+START_TEST(test_reset_one_clamp)
+{
+	pid_t p = sleeper();
+
+	given(p, KEEP_ALL | CLAMPS, 200, 700, 200, 700, "util_min 200 util_max 700");
+	ok(set_clamps(p, KEEP_ALL | CLAMP_MAX, 0, RESET), "util_max -1 alone");
+	expect_clamps(p, 200, 1024, "after util_max -1 alone (util_min 200 stays)");
+	ok(set_clamps(p, KEEP_ALL | CLAMP_MIN, RESET, 0), "util_min -1 alone");
+	expect_clamps(p, 0, 1024, "after util_min -1 alone");
+	sl_reap(&p, 1);
+}
+END_TEST
+
+/*
+ * -1 on an RT task: util_min goes back to the RT default (1024), not to
+ * 0, and is no longer user-defined: back to SCHED_OTHER it drops to 0.
+ */
+START_TEST(test_reset_rt)
+{
+	pid_t p = sleeper();
+
+	set_fifo(p, 5, 0);
+	given(p, KEEP_ALL | CLAMP_MIN, 300, 0, 300, 1024, "util_min 300 on a SCHED_FIFO task");
+	ok(set_clamps(p, KEEP_ALL | CLAMP_MIN, RESET, 0), "util_min -1 alone");
+	expect_clamps(p, 1024, 1024, "SCHED_FIFO task after util_min -1 (the RT default)");
+	ok(sl_set_other(p), "back to SCHED_OTHER");
+	expect_clamps(p, 0, 1024, "then SCHED_OTHER (the reset value was not user-defined)");
 	sl_reap(&p, 1);
 }
 END_TEST
@@ -240,11 +435,36 @@ START_TEST(test_rt_default_min)
 
 	set_fifo(p, 5, 0);
 	expect_clamps(p, 1024, 1024, "a task made SCHED_FIFO");
-	ck_assert_int_eq(sl_set_other(p), 0);
+	ok(sl_set_other(p), "back to SCHED_OTHER");
 	expect_clamps(p, 0, 1024, "the same task back to SCHED_OTHER");
 	set_fifo(p, 5, 0);
 	expect_clamps(p, 1024, 1024, "made SCHED_FIFO again");
 	sl_reap(&p, 1);
+}
+END_TEST
+
+/*
+ * The RT default is sched_util_clamp_min_rt_default: a task made RT gets
+ * its value, an RT task whose util_min is not user-defined follows its
+ * changes, a user-defined one does not.
+ */
+START_TEST(test_rt_default_sysctl)
+{
+	pid_t p = sleeper(), q = sleeper();
+
+	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 512);
+	set_fifo(p, 5, 0);
+	expect_clamps(p, 512, 1024, "a task made SCHED_FIFO with sched_util_clamp_min_rt_default 512");
+	given(q, KEEP_ALL | CLAMP_MIN, 300, 0, 300, 1024, "util_min 300");
+	set_fifo(q, 5, 0);
+	expect_clamps(q, 300, 1024, "a task with a user-defined util_min 300 made SCHED_FIFO");
+	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 200);
+	expect_clamps(p, 200, 1024, "the first one after sched_util_clamp_min_rt_default 200");
+	expect_clamps(q, 300, 1024, "the user-defined one after sched_util_clamp_min_rt_default 200");
+	ok(sl_set_other(p), "back to SCHED_OTHER");
+	expect_clamps(p, 0, 1024, "the first one back to SCHED_OTHER");
+	sl_reap(&p, 1);
+	sl_reap(&q, 1);
 }
 END_TEST
 
@@ -253,15 +473,15 @@ START_TEST(test_user_defined_survives)
 {
 	pid_t p = sleeper();
 
-	ck_assert_int_eq(set_clamps(p, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MIN, 300, 0), 0);
+	given(p, KEEP_ALL | CLAMP_MIN, 300, 0, 300, 1024, "util_min 300");
 	set_fifo(p, 5, 0);
 	expect_clamps(p, 300, 1024, "user-defined util_min 300, then SCHED_FIFO");
-	ck_assert_int_eq(sl_set_other(p), 0);
+	ok(sl_set_other(p), "back to SCHED_OTHER");
 	expect_clamps(p, 300, 1024, "then SCHED_OTHER");
 	/* set while RT */
 	set_fifo(p, 5, 0);
-	ck_assert_int_eq(set_clamps(p, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MIN, 200, 0), 0);
-	ck_assert_int_eq(sl_set_other(p), 0);
+	given(p, KEEP_ALL | CLAMP_MIN, 200, 0, 200, 1024, "util_min 200 while SCHED_FIFO");
+	ok(sl_set_other(p), "back to SCHED_OTHER");
 	set_fifo(p, 7, 0);
 	expect_clamps(p, 200, 1024, "util_min 200 set while RT, then OTHER, then FIFO");
 	sl_reap(&p, 1);
@@ -292,7 +512,7 @@ START_TEST(test_rt_fork)
 			for (;;)
 				pause();
 		set_fifo(0, 5, SCHED_FLAG_RESET_ON_FORK);
-		set_clamps(0, KEEP_ALL | SL_FLAG_UTIL_CLAMP_MAX, 0, 900);
+		set_clamps(0, KEEP_ALL | CLAMP_MAX, 0, 900);
 		kids[1] = fork();
 		if (kids[1] == 0)
 			for (;;)
@@ -329,12 +549,137 @@ START_TEST(test_proc_sched_effective)
 {
 	pid_t p = sleeper();
 
-	ck_assert_int_eq(set_clamps(p, CLAMPS, 111, 777), 0);
-	ck_assert_msg(sl_proc_sched(p, "effective uclamp.min") == 111 &&
-		      sl_proc_sched(p, "effective uclamp.max") == 777,
-		      "/proc/%d/sched: effective uclamp.min %ld .max %ld, expected 111 777", p,
-		      sl_proc_sched(p, "effective uclamp.min"), sl_proc_sched(p, "effective uclamp.max"));
+	ok(set_clamps(p, CLAMPS, 111, 777), "util_min 111 util_max 777");
+	sl_expect_effective(p, 111, 777, "a task after util_min 111 util_max 777");
 	sl_reap(&p, 1);
+}
+END_TEST
+
+/*
+ * uclamp_post_fork(): an RT child takes the RT default in force when it
+ * joins the task list.  A change of sched_util_clamp_min_rt_default walks
+ * the task list; a child copied from its parent before the change but
+ * linked after the walk has the old value until uclamp_post_fork() puts it
+ * right.  Forkers (SCHED_FIFO, one on each CPU but this test's) fork
+ * sleeping children without pause while the sysctl changes, ROUNDS times;
+ * after each change every child must have the new value.  With
+ * uclamp_post_fork() no child can miss it, so the test cannot fail
+ * wrongly.  Without it, a forker is inside fork() nearly all the time, so
+ * each change catches a child of each forker half-way: measured, every
+ * forker left a stale child in the first round, in 3 runs of 3.
+ */
+#define FORKERS_MAX	8
+#define KIDS_MAX	200
+#define ROUNDS		4
+struct fork_race {
+	volatile int round, go, stop;
+	volatile int ready[FORKERS_MAX], forking[FORKERS_MAX], done[FORKERS_MAX];
+	volatile int nkids[FORKERS_MAX];
+	pid_t kids[FORKERS_MAX][KIDS_MAX];
+};
+
+/*
+ * Forker @i, each round: once told to go, say so and fork sleeping
+ * children until told to stop; then, when the next round starts, reap them.
+ */
+static void forker(struct fork_race *r, int i)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (int round = 1; ; round++) {
+		while (r->round < round && !r->stop)
+			usleep(200);
+		if (r->stop)
+			_exit(0);
+		r->ready[i] = round;
+		while (r->go != round)
+			usleep(50);
+		r->forking[i] = round;
+		while (r->go == round && r->nkids[i] < KIDS_MAX) {
+			pid_t kid = fork();
+
+			if (kid == 0) {
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				for (;;)
+					pause();
+			}
+			if (kid < 0)
+				break;
+			r->kids[i][r->nkids[i]++] = kid;
+		}
+		r->done[i] = round;
+		while (r->round == round && !r->stop)
+			usleep(200);
+		for (int k = 0; k < r->nkids[i]; k++) {
+			kill(r->kids[i][k], SIGKILL);
+			waitpid(r->kids[i][k], NULL, 0);
+		}
+		r->nkids[i] = 0;
+	}
+}
+
+static void await_forkers(volatile int *what, int nf, int round)
+{
+	long end = sl_now_ms() + 10 * SL_SETTLE_MS;
+
+	for (int i = 0; i < nf; i++)
+		while (what[i] != round) {
+			ck_assert_msg(sl_now_ms() < end, "forker %d stuck in round %d", i, round);
+			usleep(200);
+		}
+}
+
+START_TEST(test_rt_fork_sysctl_race)
+{
+	int nf = sl_nr_cpus() - 1 < FORKERS_MAX ? sl_nr_cpus() - 1 : FORKERS_MAX;
+	struct fork_race *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t forkers[FORKERS_MAX];
+
+	ck_assert_msg(r != MAP_FAILED, "mmap: %s", strerror(errno));
+	ck_assert_int_eq(sl_pin(0, 0), 0);
+	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 400);
+	for (int i = 0; i < nf; i++) {
+		struct sl_attr a;
+
+		forkers[i] = fork();
+		ck_assert_int_ge(forkers[i], 0);
+		if (forkers[i] == 0)
+			forker(r, i);
+		ck_assert_int_eq(sl_pin(forkers[i], i + 1), 0);
+		set_fifo(forkers[i], 10, 0);
+		get(forkers[i], &a);
+		ck_assert_msg(a.sched_util_min == 400,
+			      "precondition: a task made SCHED_FIFO has util_min %u, expected the RT default 400",
+			      a.sched_util_min);
+	}
+	for (int round = 1; round <= ROUNDS; round++) {
+		unsigned int v = round % 2 ? 300 : 500;
+		int stale = 0, n = 0;
+
+		r->round = round;
+		await_forkers(r->ready, nf, round);
+		r->go = round;
+		await_forkers(r->forking, nf, round);
+		usleep(2000);
+		sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, v);
+		usleep(2000);
+		r->go = 0;
+		await_forkers(r->done, nf, round);
+		for (int i = 0; i < nf; i++)
+			for (int k = 0; k < r->nkids[i]; k++) {
+				struct sl_attr a;
+
+				get(r->kids[i][k], &a);
+				n++;
+				stale += a.sched_util_min != v;
+			}
+		ck_assert_msg(!stale,
+			      "round %d: %d of the %d RT children forked while sched_util_clamp_min_rt_default "
+			      "became %u have another util_min (an RT child takes the RT default in force "
+			      "when it joins the task list: uclamp_post_fork())", round, stale, n, v);
+	}
+	r->stop = 1;
+	sl_reap(forkers, nf);
 }
 END_TEST
 
@@ -342,18 +687,27 @@ Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab05", NULL, NULL);
 
+	sl_suite_cleanup(sl_uclamp_sysctls_default);
+	sl_add_test(s, test_setattr_reaches_rq);
 	sl_add_test(s, test_clamps_keep_all);
 	sl_add_test(s, test_clamps_with_policy);
 	sl_add_test(s, test_keep_policy_rt);
 	sl_add_test(s, test_keep_params_nice);
+	sl_add_test(s, test_keep_policy_alone);
+	sl_add_test(s, test_keep_params_alone);
 	sl_add_test(s, test_einval_min_gt_max);
 	sl_add_test(s, test_einval_above_scale);
 	sl_add_test(s, test_einval_ver0_size);
 	sl_add_test(s, test_einval_unknown_flag);
 	sl_add_test(s, test_getattr_round_trip);
+	sl_add_test(s, test_getattr_reports_request);
+	sl_add_test(s, test_reset_one_clamp);
+	sl_add_test(s, test_reset_rt);
 	sl_add_test(s, test_rt_default_min);
+	sl_add_test(s, test_rt_default_sysctl);
 	sl_add_test(s, test_user_defined_survives);
 	sl_add_test(s, test_rt_fork);
+	sl_add_test(s, test_rt_fork_sysctl_race);
 	sl_add_test(s, test_proc_sched_effective);
 	return s;
 }
