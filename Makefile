@@ -40,7 +40,9 @@ help:
 	@echo "  make setup            install what is missing, set up the kernel tree ($(KSRC))"
 	@echo "  make build            build the kernel of that tree (log: $(OBJ)/build.log)"
 	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
-	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
+	@echo "                        or one test); make says 'Error 1' when a test failed, 'Error 2'"
+	@echo "                        when the grader failed (and exits 2 for both, as make does);"
+	@echo "                        the grader's own status, 0 1 or 2, is in $(OUT)/status"
 	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
 	@echo "  make grade SUBMISSION=path  grade a patch, a folder of patches or a bundle;"
 	@echo "    a student's repository with SUBMISSION_KIND=repo [BRANCH=b] (sandboxed: grader/README.md)"
@@ -131,14 +133,21 @@ define newline
 
 endef
 shq = '$(subst $(newline),'$$'\n'',$(subst ','\'',$(value $(1))))'
-# Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
+# The grader's exit status: 0 every test passed, 1 a test failed, 2 the
+# grader failed.  Make itself can only exit 2 for a failed recipe, but it
+# names the recipe's status ("Error 1", "Error 2"); the status is also kept
+# in $(OUT)/status for scripts and CI.
+STATUS_BEGIN = mkdir -p "$(OUT)"; rm -f "$(OUT)/status"; st=0;
+STATUS_END = || st=$$?; [ $$st -le 2 ] || st=2; echo $$st >"$(OUT)/status"; exit $$st
 grade: setup initramfs tools
 ifdef SUBMISSION
-	@grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" --labs "$(LABS)" \
-		$(if $(value BRANCH),--branch $(call shq,BRANCH)) $(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND))
+	@$(STATUS_BEGIN) grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" \
+		--labs "$(LABS)" $(if $(value BRANCH),--branch $(call shq,BRANCH)) \
+		$(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND)) $(if $(TEST),--test "$(TEST)") \
+		$(STATUS_END)
 else
-	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
-		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)")
+	@$(STATUS_BEGIN) grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
+		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)") $(STATUS_END)
 endif
 
 grade-all: setup initramfs tools

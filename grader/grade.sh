@@ -19,7 +19,9 @@
 # Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
 # tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml.
 # Exit status: 0 every test passed, 1 a test failed or a lab did not run
-# cleanly, 2 the grader itself failed (nothing is scored then).
+# cleanly, 2 the grader itself failed (nothing is scored then): a wrong
+# argument, or any way out of this script but its end and grader_error.
+# With --test, the report says that one test ran and scores it alone.
 #
 # Environment: BOOT_TIMEOUT=s overrides every lab's TIMEOUT (the self-tests'
 # hang case); INITRAMFS is the archive of the init and the test binaries
@@ -28,6 +30,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$KIT/grader/sandbox.sh"
+# lib.sh's die: the grader's own failure.
+# shellcheck disable=SC2034
+DIE_STATUS=2
+# Only the report's own verdict may exit 0 or 1.
+trap 'st=$?; [ -n "${SCORED:-}" ] || [ $st = 0 ] || exit 2' EXIT
 
 SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
 LOG='' TEST='' DURATIONS=''
@@ -122,7 +129,9 @@ fi
 if [ -n "$VERDICT" ]; then
 	for lab in $LABS; do
 		for sec in $(sections "$lab"); do
-			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
+			tests=$(only_test "$(tests_of "$sec")")
+			[ -n "$tests" ] || continue
+			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$tests" \
 				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result" ||
 				[ $? = 1 ]
 		done
@@ -226,8 +235,10 @@ for lab in $LABS; do
 	done
 done
 status=0
-"$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} --json "$OUT/results.json" \
-	--junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} "${results[@]}" || status=$?
+"$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} ${TEST:+--subset "TEST=$TEST"} \
+	--json "$OUT/results.json" --junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} \
+	"${results[@]}" || status=$?
 [ $status -le 1 ] || grader_error "the report could not be written"
 echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/boot*.console.log"
+SCORED=1
 exit $status
