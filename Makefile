@@ -7,6 +7,7 @@
 #   LAB    one lab (or several: LAB="1 2")     (default: all)
 #   TEST   one test of those labs, alone         (default: every test)
 #   DURATIONS  make grade also lists the N slowest tests (0: all timed ones)
+#   V=1    show every command of the kernel build (default: a progress line)
 
 BUILD ?= $(CURDIR)/build
 KSRC ?= $(BUILD)/linux
@@ -32,7 +33,8 @@ TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -static -nostdinc \
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
-.PHONY: help setup build grade grade-all gradescope reference test bench clean tools tests initramfs
+.PHONY: help setup build grade grade-all gradescope reference test bench clean tools tests initramfs \
+	shell gdb console
 
 help:
 	@echo "schedlab - capacity-aware SCHED_DEADLINE and uclamp labs"
@@ -44,6 +46,9 @@ help:
 	@echo "                        when the grader failed (and exits 2 for both, as make does);"
 	@echo "                        the grader's own status, 0 1 or 2, is in $(OUT)/status"
 	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
+	@echo "  make shell [LAB=N]    your kernel on lab N's machine, a shell on its console"
+	@echo "  make gdb [LAB=N]      the same boot under gdb (a debug build, $(BUILD)/obj-debug);"
+	@echo "                        'make console' in another terminal is its console"
 	@echo "  make grade SUBMISSION=path  grade a patch, a folder of patches or a bundle;"
 	@echo "    a student's repository with SUBMISSION_KIND=repo [BRANCH=b] (sandboxed: grader/README.md)"
 	@echo "  make grade-all SUBMISSIONS=dir [J=n]  grade a class; gradebook in $(OUT)/batch"
@@ -55,6 +60,7 @@ help:
 	@echo "  make bench [RUNS=3] [FLAKE=n]  what grading costs, beside the bare make Image;"
 	@echo "                        FLAKE=n also grades the reference n times in a row"
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
+	@echo "  V=1                   with build, grade, shell, gdb: every compiler command"
 	@echo
 	@echo "  Your work is 'git -C $(KSRC) diff starter'.  Results: $(OUT)/"
 
@@ -118,11 +124,22 @@ $(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) $(INIT) initramfs/build.sh
 export HIDDEN_DIR := $(BUILD)/hidden
 else
 INITRAMFS := $(BUILD)/initramfs.cpio
-$(INITRAMFS): $(TEST_BINS) $(INIT) initramfs/build.sh
-	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests
 endif
+$(BUILD)/initramfs.cpio: $(TEST_BINS) $(INIT) initramfs/build.sh
+	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests
 export INITRAMFS
 initramfs: $(INITRAMFS)
+
+# make shell's initramfs: grading's (the kit's tests only), and busybox,
+# util-linux's chrt, taskset and uclampset, rt-app and trace-cmd with their
+# libraries, the guest's shell.sh, each lab's shell.txt (what to try).
+$(BUILD)/shell-root/.done: grader/shell-root.sh $(BUILD)/host.ok
+	@rm -f $@
+	@grader/shell-root.sh
+SHELL_INITRAMFS := $(BUILD)/initramfs-shell.cpio
+$(SHELL_INITRAMFS): $(BUILD)/initramfs.cpio $(BUILD)/shell-root/.done initramfs/build.sh \
+		initramfs/shell.sh $(wildcard initramfs/rt-app/*.json labs/*/shell.txt)
+	@initramfs/build.sh shell $@ $< $(BUILD)/shell-root $(BUILD)/tests
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
 # $(call shq,VAR): VAR's value exactly as given, quoted for the shell and
@@ -150,6 +167,17 @@ else
 		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)") $(STATUS_END)
 endif
 
+# ---- looking inside: a shell on the kernel under test, gdb on it -------------
+# One lab's machine (default: lab 1).
+shell: setup $(SHELL_INITRAMFS)
+	@grader/explore.sh shell $(or $(LAB),1)
+
+gdb: setup $(SHELL_INITRAMFS)
+	@grader/explore.sh gdb $(or $(LAB),1)
+
+console:
+	@grader/explore.sh console
+
 grade-all: setup initramfs tools
 	@[ -n $(call shq,SUBMISSIONS) ] || { echo "usage: make grade-all SUBMISSIONS=dir [J=n]"; exit 2; }
 	@grader/grade-all.sh --submissions $(call shq,SUBMISSIONS) --out "$(OUT)/batch" --labs "$(LABS)" \
@@ -168,5 +196,5 @@ bench: setup initramfs tools
 	@FLAKE="$(FLAKE)" grader/bench.sh $(RUNS)
 
 clean:
-	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader $(BUILD)/initramfs \
-		$(BUILD)/initramfs*.cpio $(OUT) $(BUILD)/dtb
+	rm -rf $(OBJ) $(BUILD)/obj-debug $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader \
+		$(BUILD)/initramfs $(BUILD)/initramfs*.cpio $(OUT) $(BUILD)/dtb $(BUILD)/shell $(BUILD)/gdb

@@ -143,15 +143,11 @@ fi
 nboot=0
 RETRY=()
 boot_labs() {
-	local labs=$1 alone=$2 topology dtb caps ncpus mark cmark initrd timeout=0 \
-		status=0 t0 t1 lab sec tests ps log
+	local labs=$1 alone=$2 topology dtb ncpus mark cmark initrd timeout=0 \
+		status=0 lab sec tests ps log
 	topology=$(lab_conf "${labs%% *}" TOPOLOGY)
-	dtb=$BUILD/dtb/$topology.dtb
-	caps=$KIT/grader/topologies/$topology.caps
-	if [ ! -f "$dtb" ] || [ "$caps" -nt "$dtb" ]; then
-		"$KIT/grader/make-dtb.sh" "$caps" "$dtb" || grader_error "no device tree for $topology"
-	fi
-	ncpus=$(grep -v '^#' "$caps" | wc -w)
+	dtb=$(topology_dtb "$topology") || grader_error "no device tree for $topology"
+	ncpus=$(topology_ncpus "$topology")
 	for lab in $labs; do
 		timeout=$((timeout + $(lab_conf "$lab" TIMEOUT)))
 	done
@@ -164,24 +160,23 @@ boot_labs() {
 	log=$OUT/boot$nboot
 	initrd=$log.cpio
 	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" \
-		"$labs" "$mark" "$cmark" "$TEST"
+		LABS="$labs" MARK="$mark" CMARK="$cmark" TEST="$TEST"
 	qemu_argv "$ncpus" "$dtb" "$IMAGE" "$initrd" "$log.results.log"
 	: >"$log.results.log"
 	: >"$log.console.log"
 	# In the sandbox, QEMU and expect write these two logs and nothing else.
 	[ -z "$SLOTDIR" ] || sandbox_own "$log.console.log" "$log.results.log" "$initrd"
-	t0=$(date +%s%N)
+	stage_start "boot $nboot ($topology, labs $labs)"
 	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$dtb" \
 		--rw "$log.console.log" --rw "$log.results.log" -- \
 		"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
 		-- "${QEMU_ARGV[@]}" || status=$?
-	t1=$(date +%s%N)
 	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$log.console.log" "$log.results.log"
 	[ "$status" != 124 ] || status=2
 	rm -f "$initrd"
 	[ "$status" != 4 ] || grader_error "QEMU could not boot the kernel (see $log.console.log); is qemu-system-aarch64 installed? ('make setup')"
 	[ -s "$log.console.log" ] || grader_error "boot $nboot printed nothing (status $status): boot.exp or QEMU did not run"
-	stage "boot $nboot ($topology, labs $labs): $(( (t1 - t0) / 1000000 )) ms, console: $log.console.log"
+	stage_end "console: $log.console.log"
 	for lab in $labs; do
 		for sec in $(sections "$lab"); do
 			tests=$(only_test "$(tests_of "$sec")")
