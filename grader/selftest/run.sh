@@ -20,6 +20,8 @@
 #   batch       two graders on one slot, odd names, a batch killed in git am
 #               and resumed, a kit change
 #   mutants     known-wrong solutions, each killed by some test
+#   explore     make shell, make gdb, TEST=, the exit statuses and what
+#               GitHub shows (after class: it reuses its submissions)
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +31,7 @@ STAGE=selftest
 SELF=$BUILD/selftest
 ST=$KIT/grader/selftest
 TOOLS=$BUILD/grader
-PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants}
+PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants explore}
 
 # result_json RESULT...: the report's results.json of lab results (fails
 # only if the report cannot read them).
