@@ -33,8 +33,10 @@ stage "fetching the shell's arm64 tools into $ROOT (log: $LOG)"
 : >"$LOG"
 rm -rf "$SYS" "$ROOT"
 mkdir -p "$SYS/debs" "$ROOT"
-[ -d "$BUILD/apt/lists" ] && ls "$BUILD/apt/lists" | grep -q Packages ||
+# The package list setup-host.sh made, or a new one.
+if ! compgen -G "$BUILD/apt/lists/*_Packages*" >/dev/null; then
 	arm64_apt apt-get update >>"$LOG" 2>&1 || die_log "$LOG" "apt-get update failed"
+fi
 
 # fetch PKG...: download and unpack the packages not fetched yet.
 fetched=" "
@@ -69,7 +71,7 @@ closure() {
 	missing=
 	for f in $TOOLS $DLOPEN; do
 		if [ -d "$SYS/$f" ]; then
-			todo+=($(cd "$SYS" && find "$f" -type f -name '*.so*'))
+			mapfile -t -O ${#todo[@]} todo < <(cd "$SYS" && find "$f" -type f -name '*.so*')
 		else
 			todo+=("$f")
 		fi
@@ -93,8 +95,10 @@ closure() {
 	done
 }
 
+# shellcheck disable=SC2086
 fetch $PKGS
-for round in 1 2 3 4 5; do
+# Each round fetches one more level of library dependencies.
+for _ in 1 2 3 4 5; do
 	closure >"$SYS/files"
 	[ -n "$missing" ] || break
 	deps=$(for p in $fetched; do
@@ -110,6 +114,6 @@ done
 
 # Each file as a file: a symbolic link (a soname, the loader's path) is
 # copied as what it points to.
-(cd "$SYS" && cp -L --preserve=mode --parents $(cat files) "$ROOT/")
+(cd "$SYS" && xargs -a files cp -L --preserve=mode --parents -t "$ROOT/")
 stage "shell tools: $(wc -l <"$SYS/files") files, $(du -sh "$ROOT" | cut -f1); packages:$fetched"
 touch "$ROOT/.done"
