@@ -80,6 +80,7 @@ setsid "${QEMU_ARGV[@]}" -monitor none -chardev "pty,id=con,logfile=$run/console
 	-serial chardev:con -S -gdb "unix:$sock,server=on,wait=off" </dev/null >"$run/qemu.log" 2>&1 &
 qemu=$!
 trap 'kill $qemu 2>/dev/null; wait $qemu 2>/dev/null; rm -f "$run/console.pty"' EXIT
+trap 'exit 2' HUP TERM
 for _ in $(seq 100); do
 	[ ! -S "$sock" ] || break
 	kill -0 $qemu 2>/dev/null || die "QEMU did not start (see $run/qemu.log)"
