@@ -60,8 +60,9 @@ st_check "make gdb: the kernel's gdb helpers: the root domain's span" \
 	grep -q '^\$1 = {{bits = {15}}}' "$EX/gdb.log"
 st_check "make gdb: the kernel's gdb helpers: lx-dmesg" \
 	grep -q 'Booting Linux on physical CPU' "$EX/gdb.log"
-# (The bracket: a pattern that does not match its own command line.)
-qemu_gone() { ! pgrep -f "[q]emu-system-aarch64 .*-gdb unix:$BUILD/gdb/gdb.sock" >/dev/null; }
+# No process has make gdb's socket on its command line (read from /proc: a
+# fresh machine may have no procps; the bracket keeps grep's own out).
+qemu_gone() { ! grep -qsa "unix:$BUILD/gdb/gdb[.]sock,server" /proc/[0-9]*/cmdline; }
 st_check "make gdb: QEMU ends with gdb" qemu_gone
 echo "  make gdb and make console: $((SECONDS - t0)) s (a debug build included; log: $EX/gdb.log)"
 
