@@ -22,7 +22,7 @@ schedlab shell: lab $LAB ($TITLE), your kernel on $TOPOLOGY
   leave: poweroff (or exit), or Ctrl-A X (QEMU's own key)
   the lab's tests: /tests/lab$LAB (names: cat /tests/lab$LAB.tests); one alone:
     CK_RUN_CASE=$(head -n 1 /tests/lab$LAB.tests) /tests/lab$LAB
-  tools: chrt taskset uclampset (util-linux), rt-app (examples in
+  tools: chrt taskset uclampset (util-linux), rt-app (an example in
     /etc/rt-app), trace-cmd; busybox for the rest
   mounted: /proc /sys /sys/kernel/debug /sys/kernel/tracing /sys/fs/cgroup /tmp
 
