@@ -7,6 +7,7 @@
 #   LAB    one lab (or several: LAB="1 2")     (default: all)
 #   TEST   one test of those labs, alone         (default: every test)
 #   DURATIONS  make grade also lists the N slowest tests (0: all timed ones)
+#   V=1    show every command of the kernel build (default: a progress line)
 
 BUILD ?= $(CURDIR)/build
 KSRC ?= $(BUILD)/linux
@@ -41,7 +42,8 @@ TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -static -nostdinc \
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
-.PHONY: help setup build grade grade-all gradescope reference release test bench clean tools tests initramfs
+.PHONY: help setup build grade grade-all gradescope reference release test bench clean tools tests initramfs \
+	shell gdb console
 
 help:
 	@echo "schedlab - capacity-aware SCHED_DEADLINE and uclamp labs"
@@ -49,8 +51,13 @@ help:
 	@echo "  make setup            install what is missing, set up the kernel tree ($(KSRC))"
 	@echo "  make build            build the kernel of that tree (log: $(OBJ)/build.log)"
 	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
-	@echo "                        or one test); exit 0 all passed, 1 a test failed, 2 grader error"
+	@echo "                        or one test); make says 'Error 1' when a test failed, 'Error 2'"
+	@echo "                        when the grader failed (and exits 2 for both, as make does);"
+	@echo "                        the grader's own status, 0 1 or 2, is in $(OUT)/status"
 	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
+	@echo "  make shell [LAB=N]    your kernel on lab N's machine, a shell on its console"
+	@echo "  make gdb [LAB=N]      the same boot under gdb (a debug build, $(BUILD)/obj-debug);"
+	@echo "                        'make console' in another terminal is its console"
 ifeq ($(STUDENT_KIT),)
 	@echo "  make grade SUBMISSION=path  grade a patch, a folder of patches or a bundle;"
 	@echo "    a student's repository with SUBMISSION_KIND=repo [BRANCH=b] (sandboxed: grader/README.md)"
@@ -69,6 +76,7 @@ else
 	@echo "                        the starter scores 0 on every lab (it has no solutions to check)"
 endif
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
+	@echo "  V=1                   with build, grade, shell, gdb: every compiler command"
 	@echo
 	@echo "  Your work is 'git -C $(KSRC) diff starter'.  Results: $(OUT)/"
 
@@ -133,11 +141,22 @@ $(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) $(INIT) initramfs/build.sh
 export HIDDEN_DIR := $(BUILD)/hidden
 else
 INITRAMFS := $(BUILD)/initramfs.cpio
-$(INITRAMFS): $(TEST_BINS) $(INIT) initramfs/build.sh
-	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests
 endif
+$(BUILD)/initramfs.cpio: $(TEST_BINS) $(INIT) initramfs/build.sh
+	@initramfs/build.sh base $@ $(INIT) $(BUILD)/tests
 export INITRAMFS
 initramfs: $(INITRAMFS)
+
+# make shell's initramfs: grading's (the kit's tests only), and busybox,
+# util-linux's chrt, taskset and uclampset, rt-app and trace-cmd with their
+# libraries, the guest's shell.sh, each lab's shell.txt (what to try).
+$(BUILD)/shell-root/.done: grader/shell-root.sh $(BUILD)/host.ok
+	@rm -f $@
+	@grader/shell-root.sh
+SHELL_INITRAMFS := $(BUILD)/initramfs-shell.cpio
+$(SHELL_INITRAMFS): $(BUILD)/initramfs.cpio $(BUILD)/shell-root/.done initramfs/build.sh \
+		initramfs/shell.sh $(wildcard initramfs/rt-app/*.json labs/*/shell.txt)
+	@initramfs/build.sh shell $@ $< $(BUILD)/shell-root $(BUILD)/tests
 
 # ---- stages 5-7: boot, parse, report ----------------------------------------
 # $(call shq,VAR): VAR's value exactly as given, quoted for the shell and
@@ -148,18 +167,36 @@ define newline
 
 endef
 shq = '$(subst $(newline),'$$'\n'',$(subst ','\'',$(value $(1))))'
-# Exit status: 0 every test passed, 1 a test failed, 2 the grader failed.
+# The grader's exit status: 0 every test passed, 1 a test failed, 2 the
+# grader failed.  Make itself can only exit 2 for a failed recipe, but it
+# names the recipe's status ("Error 1", "Error 2"); the status is also kept
+# in $(OUT)/status for scripts and CI.
+STATUS_BEGIN = mkdir -p "$(OUT)"; rm -f "$(OUT)/status"; st=0;
+STATUS_END = || st=$$?; [ $$st -le 2 ] || st=2; echo $$st >"$(OUT)/status"; exit $$st
 grade: setup initramfs tools
 ifdef SUBMISSION
-	@grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" --labs "$(LABS)" \
-		$(if $(value BRANCH),--branch $(call shq,BRANCH)) $(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND))
+	@$(STATUS_BEGIN) grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" \
+		--labs "$(LABS)" $(if $(value BRANCH),--branch $(call shq,BRANCH)) \
+		$(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND)) $(if $(TEST),--test "$(TEST)") \
+		$(STATUS_END)
 else
-	@grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
-		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)")
+	@$(STATUS_BEGIN) grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
+		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)") $(STATUS_END)
 endif
 
 test: setup initramfs tools
 	@grader/selftest/run.sh $(PARTS)
+
+# ---- looking inside: a shell on the kernel under test, gdb on it -------------
+# One lab's machine (default: lab 1).
+shell: setup $(SHELL_INITRAMFS)
+	@grader/explore.sh shell $(or $(LAB),1)
+
+gdb: setup $(SHELL_INITRAMFS)
+	@grader/explore.sh gdb $(or $(LAB),1)
+
+console:
+	@grader/explore.sh console
 
 ifeq ($(STUDENT_KIT),)
 grade-all: setup initramfs tools
@@ -185,5 +222,5 @@ grade-all reference gradescope release bench:
 endif
 
 clean:
-	rm -rf $(OBJ) $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader $(BUILD)/initramfs \
-		$(BUILD)/initramfs*.cpio $(OUT) $(BUILD)/dtb
+	rm -rf $(OBJ) $(BUILD)/obj-debug $(BUILD)/tests $(BUILD)/hidden $(BUILD)/grader \
+		$(BUILD)/initramfs $(BUILD)/initramfs*.cpio $(OUT) $(BUILD)/dtb $(BUILD)/shell $(BUILD)/gdb

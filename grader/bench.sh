@@ -72,7 +72,7 @@ measure "reference: make grade LAB=1" "${MK[@]}" grade LAB=1
 boots=()
 for ((i = 0; i < RUNS; i++)); do
 	cm=SCbench$i$RANDOM$RANDOM
-	"$KIT/initramfs/build.sh" run "$B/none.cpio" "$B/initramfs.cpio" "" SLbench$i$RANDOM$RANDOM "$cm"
+	"$KIT/initramfs/build.sh" run "$B/none.cpio" "$B/initramfs.cpio" LABS= MARK=SLbench$i$RANDOM$RANDOM CMARK="$cm"
 	qemu_argv 4 "$B/dtb/big-little.dtb" "$OB/arch/arm64/boot/Image" "$B/none.cpio" "$B/none.results"
 	boots+=("$(ms "$KIT/grader/boot.exp" "$cm" 60 "$B/none.console" "$B/none.results" -- "${QEMU_ARGV[@]}")")
 done

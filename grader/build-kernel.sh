@@ -1,13 +1,20 @@
 #!/bin/bash
 # Stage 3 of grading: configure and build a lab kernel out of tree.
 #
-#   build-kernel.sh SRC OBJ
+#   build-kernel.sh SRC OBJ [FRAGMENT...]
 #
-# The config is arm64 tinyconfig + kconfig/*.config, merged with the
-# kernel's own merge_config.sh; it is remade only when a fragment changed
-# (or there is no .config yet).  Every option of the fragments must survive
-# olddefconfig, or the build stops and names the ones that did not.
-# Output: OBJ/arch/arm64/boot/Image; the whole log in OBJ/build.log.
+# The config is arm64 tinyconfig + kconfig/*.config (+ the FRAGMENTs given,
+# which grading never gives: make gdb's kconfig/debug/gdb.config), merged
+# with the kernel's own merge_config.sh; it is remade only when a fragment
+# changed (or there is no .config yet).  Every option of the fragments must
+# survive olddefconfig, or the build stops and names the ones that did not.
+# Output: OBJ/arch/arm64/boot/Image (and OBJ/vmlinux-gdb.py with
+# CONFIG_GDB_SCRIPTS); the whole log in OBJ/build.log.
+#
+# While it builds, a progress line: the C files compiled so far, of about
+# how many a cold build compiles; in place on a terminal, a line every 10%
+# otherwise.  V=1 shows the kernel's whole build output (each compiler
+# command line) instead.
 # Exit status: 0 built, 1 the kernel does not build (the compiler's errors
 # in OBJ/build-errors.txt), which includes a build folder grown past
 # OBJ_MAX KiB (default 1 GiB; a kernel of the kit's config takes under
@@ -20,6 +27,7 @@ set -euo pipefail
 
 SRC=$(cd "$1" && pwd)
 OBJ=$2
+shift 2
 mkdir -p "$OBJ"
 OBJ=$(cd "$OBJ" && pwd)
 LOG=$OBJ/build.log
@@ -32,11 +40,22 @@ if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
 	KMAKE+=(CC="ccache aarch64-linux-gnu-gcc")
 fi
 FRAGMENTS=("$KIT"/kconfig/*.config)
+for f in "$@"; do
+	[ -f "$f" ] || DIE_STATUS=2 die "no config fragment $f"
+	FRAGMENTS+=("$(realpath "$f")")
+done
+# The C files a cold build of the kit's config compiles, counted in the
+# log of one (each cold build records its own count in OBJ/.cold-cc).
+COLD_CC=574
 
 : >"$LOG"
 stamp=$(cat "${FRAGMENTS[@]}" | md5sum | cut -d' ' -f1)
+# A cold build: no kernel built yet, or a new config (most files rebuild).
+cold=
+[ -e "$OBJ/vmlinux" ] || cold=1
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != "$stamp" ]; then
-	stage "configuring (tinyconfig + $(cd "$KIT" && echo kconfig/*.config))"
+	cold=1
+	stage "configuring (tinyconfig + ${FRAGMENTS[*]#"$KIT"/})"
 	{
 		"${KMAKE[@]}" tinyconfig &&
 		# merge_config.sh keeps its temporary files in the current folder.
@@ -58,9 +77,51 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 	echo "$stamp" >"$OBJ/.config.schedlab"
 fi
 
-stage "building $(basename "$SRC") in $OBJ"
+targets=(Image)
+! grep -q '^CONFIG_GDB_SCRIPTS=y' "$OBJ/.config" || targets+=(scripts_gdb)
+total=$(cat "$OBJ/.cold-cc" 2>/dev/null || echo "$COLD_CC")
+if [ -n "$cold" ]; then
+	stage "building $(basename "$SRC") in $OBJ from scratch: about $total C files, a few minutes on two free cores, up to 20 on a busy machine (log: $LOG)"
+else
+	stage "building $(basename "$SRC") in $OBJ (only what changed; log: $LOG)"
+fi
+
+# progress TOTAL: until killed, the C files compiled so far (the kernel's
+# "  CC" lines in the log), of about TOTAL.
+progress() {
+	local n pct step=0
+	while sleep 2 && kill -0 $$ 2>/dev/null; do
+		n=$(grep -c '^  CC ' "$LOG") || true
+		pct=$((n * 100 / $1))
+		[ "$pct" -le 99 ] || pct=99
+		if [ -t 2 ]; then
+			stage_line "$pct% ($n of about $1 C files)"
+		elif [ "$pct" -ge $((step + 10)) ]; then
+			step=$((pct / 10 * 10))
+			stage "$pct% ($n of about $1 C files)"
+		fi
+	done
+}
+
 rm -f "$OBJ/build-errors.txt"
-"${KMAKE[@]}" Image >>"$LOG" 2>&1 || {
+t0=$SECONDS
+status=0
+if [ "${V:-0}" = 1 ]; then
+	"${KMAKE[@]}" V=1 "${targets[@]}" 2>&1 | tee -a "$LOG" >&2 || status=$?
+else
+	ppid=
+	if [ -n "$cold" ]; then
+		progress "$total" &
+		ppid=$!
+	fi
+	"${KMAKE[@]}" "${targets[@]}" >>"$LOG" 2>&1 || status=$?
+	if [ -n "$ppid" ]; then
+		kill "$ppid" 2>/dev/null
+		wait "$ppid" 2>/dev/null || true
+		[ ! -t 2 ] || printf '\r\033[K' >&2
+	fi
+fi
+if [ "$status" != 0 ]; then
 	# The compiler's and linker's own errors name the file and line.
 	grep -E '(error|undefined reference|Error [0-9]+)' "$LOG" |
 		grep -v '^make' | head -n 20 >"$OBJ/build-errors.txt" || true
@@ -68,10 +129,18 @@ rm -f "$OBJ/build-errors.txt"
 	sed 's/^/  | /' "$OBJ/build-errors.txt" >&2
 	printf 'error: the kernel does not build (full log: %s)\n' "$LOG" >&2
 	exit 1
-}
+fi
 used=$(du -sk "$OBJ" | cut -f1)
 if [ "$used" -gt "${OBJ_MAX:-1048576}" ]; then
 	echo "the build folder grew to $used KiB, past the limit of ${OBJ_MAX:-1048576} KiB" |
 		tee "$OBJ/build-errors.txt" >&2
 	exit 1
+fi
+if [ "${V:-0}" = 1 ]; then
+	stage "built in $(seconds $((SECONDS - t0)))"
+else
+	n=$(grep -c '^  CC ' "$LOG") || true
+	[ -z "$cold" ] || echo "$n" >"$OBJ/.cold-cc"
+	[ "$n" = 0 ] && n="nothing to compile" || n="$n C files compiled"
+	stage "built in $(seconds $((SECONDS - t0))) ($n)"
 fi

@@ -3,7 +3,7 @@
 # grading: the submission is hostile input).
 #
 #   grade-submission.sh --submission PATH --out DIR [--labs "01 02"]
-#                       [--slot N] [--branch BRANCH] [--kind KIND]
+#                       [--slot N] [--branch BRANCH] [--kind KIND] [--test NAME]
 #
 # KIND (also SUBMISSION_KIND=) says what PATH is:
 #   patch    a patch file: plain diff (git apply) or format-patch mbox
@@ -43,7 +43,7 @@ DIE_STATUS=2
 # Largest submission and change graded, in bytes (a lab's is a few KB).
 SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
 
-SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-}
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -52,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--slot) SLOT=$2 ;;
 	--branch) BRANCH=$2 ;;
 	--kind) KIND=$2 ;;
+	--test) TEST=$2 ;;
 	*) die "grade-submission.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -137,7 +138,7 @@ fi
 in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" >>"$APPLY_LOG" 2>&1 ||
 	die_log "$APPLY_LOG" "grading slot $SLOT could not be made clean"
 
-grade() { "$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" "$@"; }
+grade() { "$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" ${TEST:+--test "$TEST"} "$@"; }
 # verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
 verdict() {
 	local status=0

@@ -22,7 +22,9 @@
 # Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
 # tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml.
 # Exit status: 0 every test passed, 1 a test failed or a lab did not run
-# cleanly, 2 the grader itself failed (nothing is scored then).
+# cleanly, 2 the grader itself failed (nothing is scored then): a wrong
+# argument, or any way out of this script but its end and grader_error.
+# With --test, the report says that one test ran and scores it alone.
 #
 # Environment: BOOT_TIMEOUT=s overrides every lab's TIMEOUT (the self-tests'
 # hang case); INITRAMFS is the archive of the init and the test binaries
@@ -31,6 +33,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$KIT/grader/sandbox.sh"
+# lib.sh's die: the grader's own failure.
+# shellcheck disable=SC2034
+DIE_STATUS=2
+# Only the report's own verdict may exit 0 or 1.
+trap 'st=$?; [ -n "${SCORED:-}" ] || [ $st = 0 ] || exit 2' EXIT
 
 SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
 LOG='' TEST='' DURATIONS='' SIMILARITY=''
@@ -126,7 +133,9 @@ fi
 if [ -n "$VERDICT" ]; then
 	for lab in $LABS; do
 		for sec in $(sections "$lab"); do
-			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$(tests_of "$sec")" \
+			tests=$(only_test "$(tests_of "$sec")")
+			[ -n "$tests" ] || continue
+			"$TOOLS/parse" --lab "$sec" --title "$(title_of "$sec")" --tests "$tests" \
 				--verdict "$VERDICT" --detail "$DETAIL" ${LOG:+"$LOG"} >"$OUT/lab$sec.result" ||
 				[ $? = 1 ]
 		done
@@ -138,15 +147,11 @@ fi
 nboot=0
 RETRY=()
 boot_labs() {
-	local labs=$1 alone=$2 topology dtb caps ncpus mark cmark initrd timeout=0 \
-		status=0 t0 t1 lab sec tests ps log
+	local labs=$1 alone=$2 topology dtb ncpus mark cmark initrd timeout=0 \
+		status=0 lab sec tests ps log
 	topology=$(lab_conf "${labs%% *}" TOPOLOGY)
-	dtb=$BUILD/dtb/$topology.dtb
-	caps=$KIT/grader/topologies/$topology.caps
-	if [ ! -f "$dtb" ] || [ "$caps" -nt "$dtb" ]; then
-		"$KIT/grader/make-dtb.sh" "$caps" "$dtb" || grader_error "no device tree for $topology"
-	fi
-	ncpus=$(grep -v '^#' "$caps" | wc -w)
+	dtb=$(topology_dtb "$topology") || grader_error "no device tree for $topology"
+	ncpus=$(topology_ncpus "$topology")
 	for lab in $labs; do
 		timeout=$((timeout + $(lab_conf "$lab" TIMEOUT)))
 	done
@@ -159,24 +164,23 @@ boot_labs() {
 	log=$OUT/boot$nboot
 	initrd=$log.cpio
 	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" \
-		"$labs" "$mark" "$cmark" "$TEST"
+		LABS="$labs" MARK="$mark" CMARK="$cmark" TEST="$TEST"
 	qemu_argv "$ncpus" "$dtb" "$IMAGE" "$initrd" "$log.results.log"
 	: >"$log.results.log"
 	: >"$log.console.log"
 	# In the sandbox, QEMU and expect write these two logs and nothing else.
 	[ -z "$SLOTDIR" ] || sandbox_own "$log.console.log" "$log.results.log" "$initrd"
-	t0=$(date +%s%N)
+	stage_start "boot $nboot ($topology, labs $labs)"
 	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$dtb" \
 		--rw "$log.console.log" --rw "$log.results.log" -- \
 		"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
 		-- "${QEMU_ARGV[@]}" || status=$?
-	t1=$(date +%s%N)
 	[ -z "$SLOTDIR" ] || [ "$(id -u)" != 0 ] || chown 0:0 "$log.console.log" "$log.results.log"
 	[ "$status" != 124 ] || status=2
 	rm -f "$initrd"
 	[ "$status" != 4 ] || grader_error "QEMU could not boot the kernel (see $log.console.log); is qemu-system-aarch64 installed? ('make setup')"
 	[ -s "$log.console.log" ] || grader_error "boot $nboot printed nothing (status $status): boot.exp or QEMU did not run"
-	stage "boot $nboot ($topology, labs $labs): $(( (t1 - t0) / 1000000 )) ms, console: $log.console.log"
+	stage_end "console: $log.console.log"
 	for lab in $labs; do
 		for sec in $(sections "$lab"); do
 			tests=$(only_test "$(tests_of "$sec")")
@@ -238,8 +242,10 @@ for lab in $LABS; do
 	done
 done
 status=0
-"$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} --json "$OUT/results.json" \
-	--junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} "${results[@]}" || status=$?
+"$TOOLS/report" --title "$TITLE" ${STYLE:+--style "$STYLE"} ${TEST:+--subset "TEST=$TEST"} \
+	--json "$OUT/results.json" --junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} \
+	"${results[@]}" || status=$?
 [ $status -le 1 ] || grader_error "the report could not be written"
 echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/boot*.console.log"
+SCORED=1
 exit $status

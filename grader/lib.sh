@@ -8,6 +8,23 @@ mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 
 stage() { printf '  %-12s %s\n' "[${STAGE:-$(basename "$0" .sh)}]" "$*" >&2; }
+# stage_line MSG: a stage line that the next one overwrites (a terminal's).
+stage_line() { printf '\r  %-12s %s\033[K' "[${STAGE:-$(basename "$0" .sh)}]" "$*" >&2; }
+# stage_start MSG ... stage_end [MORE]: a stage named as it starts, then the
+# time it took (on a terminal, the same line completed: "MSG: 4.2 s, MORE").
+stage_start() {
+	STAGE_MSG=$* STAGE_T0=$(date +%s%N)
+	if [ -t 2 ]; then stage_line "$*"; else stage "$*"; fi
+}
+stage_end() {
+	local ms=$((($(date +%s%N) - STAGE_T0) / 1000000)) msg
+	msg="$STAGE_MSG: $((ms / 1000)).$((ms % 1000 / 100)) s${1:+, $1}"
+	if [ -t 2 ]; then stage_line "$msg"; echo >&2; else stage "$msg"; fi
+}
+# seconds N: N seconds, said for people ("42 s", "3 min 05 s").
+seconds() {
+	if [ "$1" -lt 60 ]; then echo "$1 s"; else printf '%d min %02d s\n' $(($1 / 60)) $(($1 % 60)); fi
+}
 die() { printf 'error: %s\n' "$*" >&2; exit "${DIE_STATUS:-1}"; }
 # die_log LOG MSG: the tail of LOG, then MSG; the whole log stays in LOG.
 die_log() {
@@ -38,6 +55,31 @@ qemu_argv() {
 		-device virtio-serial-device -device virtconsole,chardev=results
 		-append "earlycon console=ttyAMA0 rdinit=/init panic=-1 oops=panic $*")
 }
+
+# arm64_apt apt-get|apt-cache ARGS: Debian's arm64 archive through apt's own
+# client, with a package list of its own in $BUILD/apt (made by setup-host.sh;
+# the host's dpkg is never told about arm64, nothing is installed).
+arm64_apt() {
+	local a=$BUILD/apt tool=$1
+	shift
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	"$tool" -q -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache" \
+		-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)" "$@"
+}
+
+# topology_dtb NAME: the guest's device tree for topology NAME
+# (grader/topologies/NAME.caps), made when missing or older than that file.
+topology_dtb() {
+	local dtb=$BUILD/dtb/$1.dtb caps=$KIT/grader/topologies/$1.caps
+	if [ ! -f "$dtb" ] || [ "$caps" -nt "$dtb" ]; then
+		mkdir -p "$BUILD/dtb"
+		"$KIT/grader/make-dtb.sh" "$caps" "$dtb" || return 1
+	fi
+	echo "$dtb"
+}
+# topology_ncpus NAME: how many CPUs topology NAME has.
+topology_ncpus() { grep -v '^#' "$KIT/grader/topologies/$1.caps" | wc -w; }
 
 # lab_dir NN: the folder of lab NN.
 lab_dir() {

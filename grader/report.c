@@ -4,12 +4,15 @@
  * (results.h) and the only writer of every format made from them.
  *
  *   report [--title T] [--style FILE] [--json OUT] [--junit OUT]
- *          [--durations N] RESULT...
+ *          [--durations N] [--subset TEXT] RESULT...
  *	the labs' results: a per-lab, per-test table on standard output,
  *	results.json (Gradescope's autograder format: score, tests; under
  *	extra_data each lab's verdict and each test's duration) and JUnit
  *	XML; --style shows checkpatch's "total:" line; --durations lists
- *	the N slowest tests (0: every timed test), as pytest's does.  A
+ *	the N slowest tests (0: every timed test), as pytest's does;
+ *	--subset says that only some tests ran (TEXT names them, as
+ *	"TEST=name"): the table, its score line and results.json (under
+ *	extra_data, "subset") say so, and the score is of those alone.  A
  *	lab's similarity to 6.1 (a submission's) is shown beside its score,
  *	and in results.json as a test of no points that only instructors
  *	see (Gradescope's "hidden").
@@ -44,6 +47,7 @@
 static struct lab_result lab_results[MAX_LABS];
 static int nr_labs;
 static char style[LINE_MAX_LEN];	/* checkpatch's "total:" line */
+static const char *subset;		/* --subset: only these tests ran */
 static int status = EXIT_PASSED;
 
 static void fail(int code)
@@ -169,6 +173,8 @@ static void print_table(FILE *f, const char *title, int durations)
 	int score = 0, max = 0;
 
 	fprintf(f, "\n== %s ==\n", title);
+	if (subset)
+		fprintf(f, "only %s ran: the score counts it alone\n", subset);
 	for (int l = 0; l < nr_labs; l++) {
 		const struct lab_result *r = &lab_results[l];
 
@@ -204,7 +210,8 @@ static void print_table(FILE *f, const char *title, int durations)
 		print_durations(f, durations);
 	if (style[0])
 		fprintf(f, "\nstyle (checkpatch, not scored): %s\n", style);
-	fprintf(f, "\nscore: %d/%d\n", score, max);
+	fprintf(f, "\nscore: %d/%d%s%s%s\n", score, max, subset ? " (" : "",
+		subset ? subset : "", subset ? " only)" : "");
 }
 
 static void lab_output(FILE *f, const struct lab_result *r)
@@ -292,6 +299,11 @@ static void write_json(FILE *f)
 		}
 	}
 	fputs("\n  ],\n  \"extra_data\": {", f);
+	if (subset) {
+		fputs("\"subset\": ", f);
+		json_str(f, subset);
+		fputs(", ", f);
+	}
 	if (style[0]) {
 		fputs("\"style\": ", f);
 		json_str(f, style);
@@ -706,7 +718,8 @@ static void write_file(const char *path, void (*fn)(FILE *))
 }
 
 static const char usage[] =
-	"usage: report [--title T] [--style FILE] [--json OUT] [--junit OUT] [--durations N] RESULT...\n"
+	"usage: report [--title T] [--style FILE] [--json OUT] [--junit OUT] [--durations N]\n"
+	"              [--subset TEXT] RESULT...\n"
 	"       report --gradebook-csv OUT --gradebook-json OUT [--labs \"01 02\"] [--] DIR...\n"
 	"       report --fallback LOG --json OUT";
 
@@ -734,6 +747,8 @@ int main(int argc, char **argv)
 			title = val;
 		else if (!strcmp(opt, "--style"))
 			read_style(val);
+		else if (!strcmp(opt, "--subset"))
+			subset = val;
 		else if (!strcmp(opt, "--durations") && strspn(val, "0123456789") == strlen(val) && val[0])
 			durations = atoi(val);
 		else if (!strcmp(opt, "--gradebook-csv"))

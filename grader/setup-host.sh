@@ -24,7 +24,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 HOST_PKGS="linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-	qemu-system-arm expect device-tree-compiler bubblewrap
+	qemu-system-arm expect device-tree-compiler bubblewrap gdb-multiarch
 	bc bison flex libssl-dev libelf-dev cpio make gcc libc6-dev git perl
 	ccache xz-utils kmod zip jq libxml2-utils python3"
 ARM64_PKGS="busybox-static check libsubunit-dev"
@@ -52,17 +52,13 @@ if [ -n "$missing" ]; then
 		die_log "$LOG" "apt-get could not install:$missing"
 fi
 
-# The arm64 packages, from Debian's archive through apt's own client, with a
-# package list of their own in $BUILD/apt.
+# The arm64 packages, from Debian's archive (lib.sh's arm64_apt).
 if [ ! -f "$SYSROOT/.done" ]; then
 	stage "fetching the guest's arm64 userland into $SYSROOT"
 	A=$BUILD/apt
 	rm -rf "$SYSROOT" "$A"
-	mkdir -p "$A/lists/partial" "$A/cache/archives/partial" "$A/debs" "$SYSROOT"
-	APT=(apt-get -q -o "Dir::State::Lists=$A/lists" -o "Dir::Cache=$A/cache"
-		-o APT::Architecture=arm64 -o APT::Architectures::=arm64
-		-o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)")
-	{ "${APT[@]}" update && (cd "$A/debs" && "${APT[@]}" download $ARM64_PKGS); } \
+	mkdir -p "$A/debs" "$SYSROOT"
+	{ arm64_apt apt-get update && (cd "$A/debs" && arm64_apt apt-get download $ARM64_PKGS); } \
 		>>"$LOG" 2>&1 || die_log "$LOG" "apt-get could not fetch the arm64 packages:$ARM64_PKGS"
 	for d in "$A"/debs/*.deb; do
 		dpkg-deb -x "$d" "$SYSROOT"

@@ -4,13 +4,18 @@
 #   build.sh base OUT.cpio INIT TESTBIN_DIR...
 #                                        the init (init.c, built) and the test
 #                                        binaries (labNN, hiddenNN) of each DIR
-#   build.sh run  OUT.cpio BASE.cpio "LABS" MARK CMARK [TEST]
+#   build.sh shell OUT.cpio BASE.cpio SHELL_ROOT TESTBIN_DIR
+#                                        make shell's: BASE + busybox, the
+#                                        tools of SHELL_ROOT (shell-root.sh),
+#                                        shell.sh, the labs' tips and test lists
+#   build.sh run  OUT.cpio BASE.cpio KEY=value...
 #                                        BASE + one boot's /etc/schedlab.conf
+#                                        (init.c: LABS, MARK, CMARK, TEST, SHELL)
 #
-# The Makefile remakes the base archive when its inputs change; the run
+# The Makefile remakes the base archives when their inputs change; the run
 # archive is BASE with a second, tiny archive appended (the kernel unpacks
-# both).  Nothing else is in it: the init runs the tests itself, and every
-# byte is unpacked at each boot.
+# both, in order).  Nothing else is in the grading one: the init runs the
+# tests itself, and every byte is unpacked at each boot.
 set -euo pipefail
 . "$(dirname "$0")/../grader/lib.sh"
 
@@ -31,14 +36,35 @@ base)
 	newc "$stagedir" >"$out.tmp"
 	mv "$out.tmp" "$out"
 	;;
+shell)
+	out=$2 base=$3 root=$4 tests=$5
+	here=$(dirname "$0")
+	stagedir=$(mktemp -d)
+	trap 'rm -rf "$stagedir"' EXIT
+	mkdir -p "$stagedir"/{bin,sbin,usr/bin,usr/sbin,etc/tips,etc/rt-app,tests}
+	cp -a "$root"/. "$stagedir/"
+	rm -f "$stagedir/.done"
+	install -m 755 "$BUILD/sysroot/bin/busybox" "$stagedir/bin/busybox"
+	ln -s busybox "$stagedir/bin/sh"
+	install -m 755 "$here/shell.sh" "$stagedir/etc/shell.sh"
+	cp "$here"/rt-app/*.json "$stagedir/etc/rt-app/"
+	cp "$tests"/lab[0-9][0-9].tests "$stagedir/tests/"
+	for lab in $(all_labs); do
+		[ ! -f "$(lab_dir "$lab")/shell.txt" ] || cp "$(lab_dir "$lab")/shell.txt" "$stagedir/etc/tips/$lab"
+	done
+	{ cat "$base"; newc "$stagedir"; } >"$out.tmp"
+	mv "$out.tmp" "$out"
+	;;
 run)
-	out=$2 base=$3 labs=$4 mark=$5 cmark=$6 test=${7:-}
+	out=$2 base=$3
+	shift 3
 	stagedir=$(mktemp -d)
 	trap 'rm -rf "$stagedir"' EXIT
 	mkdir -p "$stagedir/etc"
-	printf 'LABS="%s"\nMARK=%s\nCMARK=%s\nTEST=%s\n' "$labs" "$mark" "$cmark" "$test" \
-		>"$stagedir/etc/schedlab.conf"
+	for kv in "$@"; do
+		printf '%s="%s"\n' "${kv%%=*}" "${kv#*=}"
+	done >"$stagedir/etc/schedlab.conf"
 	{ cat "$base"; newc "$stagedir"; } >"$out"
 	;;
-*) die "usage: build.sh base|run ..." ;;
+*) die "usage: build.sh base|shell|run ..." ;;
 esac

@@ -24,6 +24,8 @@
 #   mutants     known-wrong solutions, each killed by some test
 #   release     make release: a course's kit, graded as a student would, with
 #               no solution in it; the similarity to 6.1 of copied code
+#   explore     make shell, make gdb, TEST=, the exit statuses and what
+#               GitHub shows (after class: it reuses its submissions)
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +40,7 @@ if student_kit; then
 	echo "This course's kit: make test runs the grader's own tests and grades the starter tree,"
 	echo "which must score 0 on every lab.  It cannot check the labs' solutions: the kit has none."
 else
-	PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants release}
+	PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants explore release}
 fi
 
 # result_json RESULT...: the report's results.json of lab results (fails
