@@ -122,9 +122,11 @@ else
 	fi
 fi
 if [ "$status" != 0 ]; then
-	# The compiler's and linker's own errors name the file and line.
-	grep -E '(error|undefined reference|Error [0-9]+)' "$LOG" |
-		grep -v '^make' | head -n 20 >"$OBJ/build-errors.txt" || true
+	# The compiler's and linker's own errors name the file and line; an
+	# error in a header comes after the chain of files that included it
+	# ("In file included from ...": which unit failed).
+	grep -E '(error|undefined reference|Error [0-9]+|^In file included from |^ +from )' "$LOG" |
+		grep -v '^make' | head -n 24 >"$OBJ/build-errors.txt" || true
 	[ -s "$OBJ/build-errors.txt" ] || tail -n 20 "$LOG" >"$OBJ/build-errors.txt"
 	sed 's/^/  | /' "$OBJ/build-errors.txt" >&2
 	printf 'error: the kernel does not build (full log: %s)\n' "$LOG" >&2

@@ -371,6 +371,9 @@ static void excerpt_from(const char *path, const char *cmark, int first,
 	fclose(f);
 }
 
+/* The section's splat was followed by a hang (boot.exp's time limit). */
+static int hung_after_splat;
+
 /*
  * S's verdict from both logs and boot.exp's status (see boot.exp);
  * returns 0, or EXIT_RETRY_ALONE when S was interrupted by an earlier
@@ -387,6 +390,8 @@ static int judge_boot(const char *console, const char *results,
 	if (cv.in != V_OK) {
 		res.verdict = cv.in;
 		excerpt_from(console, cmark, cv.in_first, cv.in_line);
+		if (cv.end < 0 && status == 2)
+			hung_after_splat = 1;
 	} else if (alone && cv.any != V_OK) {
 		res.verdict = cv.any;
 		excerpt_from(console, cmark, cv.first_splat, cv.any_line);
@@ -414,6 +419,12 @@ static int judge_boot(const char *console, const char *results,
 			 "the suite started but never reported its end");
 	} else {
 		res.verdict = V_OK;
+	}
+	if (hung_after_splat) {
+		size_t n = strlen(res.detail);
+
+		snprintf(res.detail + n, sizeof(res.detail) - n,
+			 " (then the kernel hung: the tests did not end within the time limit)");
 	}
 	if (dup >= 0 && res.verdict < V_DUPLICATE) {
 		res.verdict = V_DUPLICATE;
@@ -444,6 +455,9 @@ static void score_tests(void)
 		} else if (res.verdict != V_OK) {
 			if (t->passed)
 				snprintf(own, sizeof(own), "the test itself passed");
+			else if (!strcmp(t->message, NO_RESULT) && hung_after_splat)
+				snprintf(own, sizeof(own),
+					 "the test never reported a result: the kernel hung before it ended");
 			else if (!strcmp(t->message, NO_RESULT))
 				snprintf(own, sizeof(own), "the test never reported a result");
 			else

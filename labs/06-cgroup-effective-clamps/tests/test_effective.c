@@ -40,12 +40,15 @@ static char *path(char *buf, size_t len, const char *top, const char *grp)
 	return buf;
 }
 
-static void expect_file(const char *grp, const char *file, const char *want)
+/* @done: the writes made so far, to say what led to a wrong value. */
+static void expect_file(const char *grp, const char *file, const char *want,
+			const char *done)
 {
 	char b[64];
 
 	sl_cg_read(grp, file, b, sizeof(b));
-	ck_assert_msg(!strcmp(b, want), "%s/%s reads '%s', expected '%s'", grp, file, b, want);
+	ck_assert_msg(!strcmp(b, want), "%s/%s reads '%s', expected '%s' (after writing %s)",
+		      grp, file, b, want, *done ? done : "nothing");
 }
 
 /* A group with the cpu controller: its parent hands it on. */
@@ -62,7 +65,7 @@ static void mkgroup(const char *top, const char *grp)
 
 static void run_steps(const char *top, const struct step *s)
 {
-	char g[128];
+	char g[128], done[512] = "";
 
 	mkgroup("", top);
 	for (; s->op != END; s++) {
@@ -74,13 +77,15 @@ static void run_steps(const char *top, const struct step *s)
 		case WRITE:
 			/* a child's write must never fail */
 			sl_cg_write(g, s->a, s->b);
+			snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s/%s %s",
+				 *done ? ", " : "", g, s->a, s->b);
 			break;
 		case READS:
-			expect_file(g, s->a, s->b);
+			expect_file(g, s->a, s->b, done);
 			break;
 		case EFFECTIVE:
-			expect_file(g, "cpu.uclamp.min.effective", s->a);
-			expect_file(g, "cpu.uclamp.max.effective", s->b);
+			expect_file(g, "cpu.uclamp.min.effective", s->a, done);
+			expect_file(g, "cpu.uclamp.max.effective", s->b, done);
 			break;
 		case END:
 			break;
