@@ -26,7 +26,7 @@ set -euo pipefail
 HOST_PKGS="linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	qemu-system-arm expect device-tree-compiler bubblewrap gdb-multiarch
 	bc bison flex libssl-dev libelf-dev cpio make gcc libc6-dev git perl
-	ccache xz-utils kmod zip jq libxml2-utils python3"
+	ccache xz-utils kmod zip unzip jq libxml2-utils python3"
 ARM64_PKGS="busybox-static check libsubunit-dev"
 SYSROOT=$BUILD/sysroot
 LOG=$BUILD/setup.log

@@ -53,16 +53,17 @@ sub_repo() {
 
 # The reference solution of lab 1 as a commit on the starter.
 sub_lab1_reference() {
-	local f=$SELF/submissions.deadline.c
+	local d=$SELF/submissions.lab1
 	if [ -z "${SUB_LAB1:-}" ]; then
-		sub_blob kernel/sched/deadline.c >"$f"
-		# The reference patch's own lines, applied to the blob alone.
-		sed -n '/^diff --git/,$p' "$(sub_reference 1)" | grep -q 'kernel/sched/deadline.c' ||
-			die "lab 1's reference no longer changes deadline.c only"
-		(cd "$SELF" && patch -s -p1 --no-backup-if-mismatch \
-			"$(basename "$f")" <"$(sub_reference 1)") ||
-			die "lab 1's reference does not apply to deadline.c"
-		SUB_LAB1=$(sub_commit "$SUB_STARTER" "lab 1" kernel/sched/deadline.c 100644 "$f")
+		rm -rf "$d"
+		mkdir -p "$d/kernel/sched"
+		sub_blob kernel/sched/deadline.c >"$d/kernel/sched/deadline.c"
+		# The reference patch applied to the blob alone, by git apply
+		# outside any repository (the kit's is above: the ceiling).
+		(cd "$d" && GIT_CEILING_DIRECTORIES=$SELF kit_git apply "$(sub_reference 1)") ||
+			die "lab 1's reference does not apply to deadline.c alone"
+		SUB_LAB1=$(sub_commit "$SUB_STARTER" "lab 1" kernel/sched/deadline.c 100644 \
+			"$d/kernel/sched/deadline.c")
 	fi
 	echo "$SUB_LAB1"
 }
