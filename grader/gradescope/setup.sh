@@ -13,7 +13,12 @@ cd "$(dirname "$0")"
 export DEBIAN_FRONTEND=noninteractive
 command -v make >/dev/null || { apt-get update -qq && apt-get install -y -qq make; }
 empty=$(mktemp)
+out=$(mktemp -d)
 make setup initramfs tools
-make grade SUBMISSION="$empty" OUT="$(mktemp -d)" >/dev/null
-rm -f "$empty"
+# The empty submission fails every test (status 1, which make reports as
+# its own 2); only a grader error (status 2) means the image is not ready.
+make grade SUBMISSION="$empty" OUT="$out" >/dev/null ||
+	[ "$(cat "$out/status" 2>/dev/null)" = 1 ] ||
+	{ echo "schedlab autograder setup: grading the empty submission failed (see above)" >&2; exit 1; }
+rm -rf "$empty" "$out"
 echo "schedlab autograder ready"

@@ -7,6 +7,12 @@ GS=$SELF/gradescope
 mkdir -p "$GS/source"
 "$KIT/grader/gradescope/pack.sh" "$GS/autograder.zip" 2>/dev/null
 (cd "$GS/source" && unzip -q "$GS/autograder.zip")
+# setup.sh as the image build runs it (on this suite's build folder): it
+# grades the empty submission, whose failing tests must not fail the setup.
+if (cd "$GS/source" && BUILD=$BUILD KSRC=$KSRC ./setup.sh) >"$GS/setup.log" 2>&1 &&
+	grep -q 'autograder ready' "$GS/setup.log"; then st_ok; else
+	st_ko "gradescope: setup.sh failed (log: $GS/setup.log)"
+fi
 for who in starter reference; do
 	root=$GS/$who
 	mkdir -p "$root/submission"
