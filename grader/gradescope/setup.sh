@@ -19,6 +19,6 @@ make setup initramfs tools
 # its own 2); only a grader error (status 2) means the image is not ready.
 make grade SUBMISSION="$empty" OUT="$out" >/dev/null ||
 	[ "$(cat "$out/status" 2>/dev/null)" = 1 ] ||
-	{ echo "schedlab autograder setup: grading the empty submission failed (see above)" >&2; exit 1; }
+	{ echo "schedlab autograder setup: grading the empty submission failed (see above; its results: $out)" >&2; exit 1; }
 rm -rf "$empty" "$out"
 echo "schedlab autograder ready"
