@@ -14,9 +14,15 @@
 /* Overridable to try the parser on a recorded trace on the host. */
 #define SL_TRACE_CPU_SYSFS	"/sys/devices/system/cpu"
 
+/* The events traced, all of the "sched" system. */
 static const char *const sl_trace_events[] = {
-	"sched/sched_switch", "sched/sched_wakeup", "sched/sched_migrate_task",
+	"sched_switch", "sched_wakeup", "sched_migrate_task",
 };
+#define NR_EVENTS	(sizeof(sl_trace_events) / sizeof(sl_trace_events[0]))
+
+/* What sl_trace_start() and sl_trace_dump() write to trace_marker. */
+#define START_MARK	"sl_trace_start"
+#define END_MARK	"sl_trace_dump"
 
 enum { EV_SWITCH, EV_WAKEUP, EV_MIGRATE, EV_MARK };
 
@@ -41,6 +47,49 @@ static int trace_write(const char *file, const char *val)
 	return ret;
 }
 
+/* Whether buffer_size_kb reads @kb (before any " (expanded: ...)"). */
+static int buffer_is(const char *kb)
+{
+	char line[64] = "";
+	FILE *f = fopen(SL_TRACE_DIR "/buffer_size_kb", "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(line, sizeof(line), f))
+		*line = 0;
+	fclose(f);
+	line[strcspn(line, "\n ")] = 0;
+	return !strcmp(line, kb);
+}
+
+/* Whether set_event lists exactly the events of sl_trace_events[]. */
+static int events_are_ours(void)
+{
+	FILE *f = fopen(SL_TRACE_DIR "/set_event", "r");
+	char line[128];
+	size_t seen = 0;
+	int ours = 1;
+
+	if (!f)
+		return 0;
+	while (ours && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		ours = 0;
+		for (size_t i = 0; i < NR_EVENTS && !ours; i++)
+			ours = !strncmp(line, "sched:", 6) && !strcmp(line + 6, sl_trace_events[i]);
+		seen++;
+	}
+	fclose(f);
+	return ours && seen == NR_EVENTS;
+}
+
+/*
+ * Changing the buffer's size or an event, or clearing the buffer, waits
+ * for every CPU (tens of ms each under emulation).  So the size and the
+ * events are set only when they are not so already (the first test of a
+ * boot), and the buffer is never cleared: sl_trace_dump() consumes what it
+ * reads (trace_pipe) and keeps only what follows the last start mark.
+ */
 int sl_trace_start(void)
 {
 	char path[128];
@@ -53,16 +102,19 @@ int sl_trace_start(void)
 	if (ret)
 		return ret;
 	snprintf(path, sizeof(path), "%d", SL_TRACE_BUFFER_KB);
-	trace_write("buffer_size_kb", path);	/* keeps the old size if refused */
-	trace_write("events/enable", "0");
-	for (size_t i = 0; i < sizeof(sl_trace_events) / sizeof(sl_trace_events[0]); i++) {
-		snprintf(path, sizeof(path), "events/%s/enable", sl_trace_events[i]);
-		ret = trace_write(path, "1");
-		if (ret)
-			return ret;
+	if (!buffer_is(path))
+		trace_write("buffer_size_kb", path);	/* keeps the old size if refused */
+	if (!events_are_ours()) {
+		trace_write("events/enable", "0");
+		for (size_t i = 0; i < NR_EVENTS; i++) {
+			snprintf(path, sizeof(path), "events/sched/%s/enable", sl_trace_events[i]);
+			ret = trace_write(path, "1");
+			if (ret)
+				return ret;
+		}
 	}
-	ret = trace_write("trace", "");		/* clears every CPU's buffer */
-	return ret ? ret : trace_write("tracing_on", "1");
+	ret = trace_write("tracing_on", "1");
+	return ret ? ret : trace_write("trace_marker", START_MARK);
 }
 
 /* The number after "key" in s, or -1. */
@@ -213,20 +265,25 @@ int sl_trace_dump(const char *test, const pid_t *pids, int n)
 {
 	struct sl_trace tr = { 0 };
 	uint64_t t0 = 0, last_t = 0, *start;
-	int *on, nr_cpus, limit, lines = 0, lost = 0, first = 1;
+	int *on, nr_cpus, limit, lines = 0, lost = 0, first = 1, fd;
 	char name[64], line[512], path[128];
 	FILE *f;
 
-	trace_write("trace_marker", "sl_trace_dump");	/* the trace's end */
+	trace_write("trace_marker", END_MARK);	/* the trace's end */
 	trace_write("tracing_on", "0");
 	snprintf(name, sizeof(name), "%s", test);
 	for (char *c = name; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.'))
 			*c = '_';
-	f = fopen(SL_TRACE_DIR "/trace", "r");
-	if (!f)
+	/* Consumed as read; without waiting for more once it is empty. */
+	fd = open(SL_TRACE_DIR "/trace_pipe", O_RDONLY | O_NONBLOCK);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -errno;
+	}
 	on = calloc(n > 0 ? n : 1, sizeof(*on));
 	start = calloc(n > 0 ? n : 1, sizeof(*start));
 	if (!on || !start) {
@@ -250,8 +307,17 @@ int sl_trace_dump(const char *test, const pid_t *pids, int n)
 		uint64_t t;
 		int cpu, k, ev = parse_line(line, &cpu, &t, &fl);
 
+		if (ev == EV_MARK && !strncmp(fl, START_MARK, strlen(START_MARK))) {
+			/* Ours starts here: what came before is an earlier test's. */
+			tr.nr = 0;
+			for (int j = 0; j < n; j++)
+				on[j] = -2;
+			first = 1;
+			last_t = 0;
+			continue;
+		}
 		if (ev == EV_MARK) {
-			/* Our own mark, written as the trace stops: its end. */
+			/* Our own end mark, written as the trace stops. */
 			if (!first)
 				last_t = t >= t0 ? t - t0 : 0;
 			continue;

@@ -17,9 +17,11 @@
  *
  * sl_trace_start() mounts tracefs at /sys/kernel/tracing if needed, enables
  * the sched_switch, sched_wakeup and sched_migrate_task events with a small
- * buffer (the oldest events are overwritten when it fills), clears it and
- * starts tracing.  sl_trace_dump() stops tracing, keeps the events of @pids
- * and prints them to stdout, one item a line:
+ * buffer (the oldest events are overwritten when it fills), unless they
+ * are so already, starts tracing and marks the start.  sl_trace_dump()
+ * stops tracing, reads (and so empties) the buffer from the last start
+ * mark, keeps the events of @pids and prints them to stdout, one item a
+ * line:
  *
  *	TRACE <test> cpu <cpu> <capacity>		every online CPU, first
  *	TRACE <test> run <pid> <cpu> <start_us> <end_us>	ran on <cpu>
@@ -30,9 +32,9 @@
  *	TRACE <test> lost <n>			<n> items merged or dropped
  *						to stay within the bound
  *
- * Times are microseconds since the first event in the buffer.  Items come in
+ * Times are microseconds since the first event traced.  Items come in
  * time order (a run at its start).  A run still open when the trace stops
- * ends at the last event; one that began before the buffer's first event
+ * ends at the last event; one that began before the first event traced
  * starts at 0.  At most SL_TRACE_MAX_LINES lines are printed per dump: runs
  * of a task on one CPU separated by short gaps are merged first (with the
  * thr/wake points in those gaps), then the oldest items are dropped.

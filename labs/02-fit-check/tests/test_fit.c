@@ -302,12 +302,14 @@ FIT_TEST(test_remaining_demand_higher_judged_statically,
 
 /*
  * A task near the end of its runtime with its deadline far ahead fits a
- * slower CPU than its parameters say.  The task (runtime 70% of a 1 s
- * deadline: demand 716, only the fastest tier) spins on a fast CPU for
- * 68% of the deadline, then sleeps 1 ms: it wakes up with about 2% of the
- * deadline's worth of runtime left (20 ms) and about 31% of it (310 ms) to
- * go, a demand near 65: the slowest tier fits it, with room for the wakeup
- * to come hundreds of ms late.
+ * slower CPU than its parameters say.  The task (runtime 70% of a 700 ms
+ * deadline: demand 716, only the fastest tier) spins on a fast CPU until
+ * 20 ms of its runtime are left (470 ms), then sleeps 1 ms: it wakes up
+ * with about 20 ms of runtime left and about 220 ms to its deadline, a
+ * demand near 93: the slowest tier fits it (while 80 ms or more are left),
+ * with room for the wakeup to come 140 ms late.  The deadline is no
+ * longer than that needs: the test lasts until the task's 0-lag time,
+ * about its deadline.
  *
  * The remaining demand at the wakeup is bounded from above from the task's
  * own /proc/self/sched read right before the sleep (placement.h): its
@@ -319,7 +321,8 @@ FIT_TEST(test_remaining_demand_higher_judged_statically,
  * can make a round not count, never wrong.  Three rounds at most.
  */
 #define ROUNDS		3
-#define LONG_DEADLINE	(1000 * NSEC_PER_MSEC)
+#define LONG_DEADLINE	(700 * NSEC_PER_MSEC)
+#define RUNTIME_LEFT	(20 * NSEC_PER_MSEC)
 
 /* The slowest tier whose capacity is at least @demand (FAST if none). */
 static enum tier fitting(const struct tiers *t, double demand)
@@ -342,7 +345,7 @@ START_TEST(test_remaining_demand_lower_fits_slower_cpu)
 	get_tiers(&t);
 	spec.start_cpu = t.cpu[FAST];
 	spec.dl = (struct sl_dl){ LONG_DEADLINE * 7 / 10, LONG_DEADLINE, LONG_DEADLINE };
-	spec.spin_us = LONG_DEADLINE * 68 / 100 / NSEC_PER_USEC;
+	spec.spin_us = (spec.dl.runtime - RUNTIME_LEFT) / NSEC_PER_USEC;
 	ck_assert_msg(fitting(&t, sl_dl_demand(&spec.dl)) == FAST,
 		      "the task's demand %lu fits a slower tier: this test needs a 1024 tier above 716",
 		      sl_dl_demand(&spec.dl));
