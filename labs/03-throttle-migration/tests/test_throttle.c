@@ -214,21 +214,34 @@ START_TEST(test_bandwidth_moves_with_the_task)
 {
 	int little = sl_slowest_cpu(), cpu = -1, ret;
 	uint64_t bw = sl_dl_bw(&busy_dl);
+	long long d0, periods = 0;
 	struct sl_child task;
 	char splat[160];
-	double end;
+	double t0, end;
 
 	check_preconditions(little);
 	sl_dl_spinner(&task, little, &busy_dl);
+	d0 = sl_proc_sched(task.pid, "dl.deadline");
 	expect_bw(task.pid, bw, "right after the task became SCHED_DEADLINE");
-	for (end = sl_now_ms() + WAIT_MS; sl_now_ms() < end; usleep(1000)) {
+	/*
+	 * The move is due at the first throttle.  Each replenishment moves
+	 * the task's deadline on by a period: once it has been replenished
+	 * twice (SETTLE) where it started, it has run there after that
+	 * throttle, and it will not move any more.
+	 */
+	t0 = sl_now_ms();
+	for (end = t0 + WAIT_MS; sl_now_ms() < end; usleep(1000)) {
+		/* The deadline first: a move it shows has passed shows here. */
+		periods = (sl_proc_sched(task.pid, "dl.deadline") - d0) / (long long)BUSY_PERIOD;
 		cpu = sl_task_cpu(task.pid);
-		if (cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl))
+		if ((cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl)) ||
+		    periods >= SETTLE)
 			break;
 	}
 	ck_assert_msg(cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl),
-		      "the busy task (demand %lu) was still on CPU %d (capacity %lu) after %d ms; expected it on a CPU that fits after its first throttle",
-		      sl_dl_demand(&busy_dl), cpu, cpu >= 0 ? sl_cpu_capacity(cpu) : 0, WAIT_MS);
+		      "the busy task (demand %lu) was still on CPU %d (capacity %lu) after %lld replenishments (%.0f ms); expected it on a CPU that fits after its first throttle",
+		      sl_dl_demand(&busy_dl), cpu, cpu >= 0 ? sl_cpu_capacity(cpu) : 0, periods,
+		      sl_now_ms() - t0);
 	expect_bw(task.pid, bw, "after the task moved at its first throttle");
 	ret = sl_set_other(task.pid);
 	ck_assert_msg(ret == 0, "switching the moved task to SCHED_OTHER failed: %s", strerror(-ret));
