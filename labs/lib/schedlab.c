@@ -164,6 +164,25 @@ long sl_proc_sched(pid_t pid, const char *key)
 	return v;
 }
 
+long sl_cpu_switches(int cpu)
+{
+	FILE *f = fopen("/sys/kernel/debug/sched/debug", "r");
+	char line[256];
+	long v = -1;
+	int in = 0, n;
+
+	while (f && v < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu#%d", &n) == 1)
+			in = n == cpu;
+		else if (in && !strncmp(line, "  .nr_switches ", 15))
+			sscanf(strchr(line, ':') ? strchr(line, ':') + 1 : "", "%ld", &v);
+	}
+	if (f)
+		fclose(f);
+	ck_assert_msg(v >= 0, "no .nr_switches of cpu#%d in /sys/kernel/debug/sched/debug", cpu);
+	return v;
+}
+
 int sl_pin(pid_t pid, int cpu)
 {
 	cpu_set_t set;

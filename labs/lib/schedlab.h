@@ -91,6 +91,13 @@ void sl_reap(pid_t *pids, int n);
  */
 long sl_proc_sched(pid_t pid, const char *key);
 
+/*
+ * The context switches CPU @cpu has made (its .nr_switches in
+ * /sys/kernel/debug/sched/debug, SCHED_DEBUG).  Fails the test when the
+ * file does not show it.
+ */
+long sl_cpu_switches(int cpu);
+
 /* Pin @pid to one CPU. */
 int sl_pin(pid_t pid, int cpu);
 

@@ -231,49 +231,48 @@ END_TEST
  * An idle CPU keeps its last util_max (UCLAMP_FLAG_IDLE), so that blocked
  * utilization does not raise the frequency.  A kernel thread (util_max
  * 1024) that runs there between our task's sleep and the read leaves 1024
- * behind, rightly: so the check is made up to IDLE_TRIES times and passes
- * as soon as one read finds the CPU idle with 75%.  Kernel threads visit
- * an idle CPU of the guest a few times a second, sometimes in bursts
- * (once, in one of twenty gradings, five reads made one right after the
- * other all found 1024): a try that missed waits IDLE_GAP_MS before the
- * next, so the tries span a quarter of a second.  A wrong solution never
- * shows 75% on an idle CPU.
+ * behind, rightly, and they come often: the RCU grace-period thread, for
+ * one, wakes every few ms while a grace period lasts, onto the CPU it last
+ * ran on if that one is idle.  So a try counts only when the CPU made
+ * exactly one context switch between a read while our task ran and the
+ * read after the one of its clamps (sl_cpu_switches()): our task to idle,
+ * nothing else.  The first try that counts decides; one that does not
+ * waits IDLE_GAP_MS before the next, so the tries span half a second.
  */
-#define IDLE_TRIES 5
+#define IDLE_TRIES 10
 #define IDLE_GAP_MS 50
 START_TEST(test_idle_keeps_max)
 {
 	unsigned int v = util(7500), seen = 0;
-	int b = bkt(7500), idle = 0;
+	int b = bkt(7500), cpu = test_cpu(), counted = 0, i;
 	struct sl_rq_clamp rc;
 	pid_t p;
 
 	cg_make("l4_keep", 0, 7500);
 	p = spawn("l4_keep");
-	for (int i = 0; i < IDLE_TRIES; i++) {
+	for (i = 0; i < IDLE_TRIES && !counted; i++) {
+		long before;
 		int busy = 0;
 
 		if (i)
 			usleep(IDLE_GAP_MS * 1000);
 		sl_spin(p);
 		expect("a task with util_max 75% running alone", MAX, b, 1, v);
+		before = sl_cpu_switches(cpu);
 		sl_rest(p);
-		sl_read_rq_clamp(test_cpu(), MAX, &rc);
+		sl_read_rq_clamp(cpu, MAX, &rc);
 		for (int k = 0; k < rc.nr; k++)
 			busy |= rc.tasks[k] != 0;
-		if (busy)
-			continue;	/* a kernel thread is there: try again */
-		idle++;
+		counted = !busy && sl_cpu_switches(cpu) - before == 1;
 		seen = rc.value;
-		if (seen == v)
-			break;
 	}
 	sl_reap(&p, 1);
-	ck_assert_msg(idle, "CPU%d was never idle after its task slept, in %d tries", test_cpu(), IDLE_TRIES);
+	ck_assert_msg(counted,
+		      "inconclusive: in each of %d tries another task ran on CPU%d between our task's sleep and the read of its clamps; the guest is too busy for this test",
+		      IDLE_TRIES, cpu);
 	ck_assert_msg(seen == v,
-		      "CPU%d idle after its only task (util_max %u) slept: rq util_max %u, in %d of %d tries; "
-		      "expected %u: an idle CPU keeps its last util_max (UCLAMP_FLAG_IDLE)",
-		      test_cpu(), v, seen, idle, IDLE_TRIES, v);
+		      "CPU%d idle right after its only task (util_max %u) slept, nothing else having run there since: rq util_max %u; expected %u: an idle CPU keeps its last util_max (UCLAMP_FLAG_IDLE)",
+		      cpu, v, seen, v);
 }
 END_TEST
 
