@@ -171,11 +171,12 @@ long sl_cpu_switches(int cpu)
 	long v = -1;
 	int in = 0, n;
 
+	/* "cpu#N" heads a CPU's section; "  .nr_switches    : V" is in it. */
 	while (f && v < 0 && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "cpu#%d", &n) == 1)
 			in = n == cpu;
-		else if (in && !strncmp(line, "  .nr_switches ", 15))
-			sscanf(strchr(line, ':') ? strchr(line, ':') + 1 : "", "%ld", &v);
+		else if (in)
+			sscanf(line, " .nr_switches : %ld", &v);
 	}
 	if (f)
 		fclose(f);
