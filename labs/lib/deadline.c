@@ -140,6 +140,7 @@ void sl_hogs_stop(struct sl_hogs *h)
 int sl_read_dl_bw(struct sl_dl_bw bw[SL_MAX_CPUS])
 {
 	unsigned long long run, this, total;
+	unsigned long cap;
 	char line[160], span[32];
 	int cpu, n = 0;
 	FILE *f;
@@ -149,14 +150,15 @@ int sl_read_dl_bw(struct sl_dl_bw bw[SL_MAX_CPUS])
 		      SL_DL_BW_FILE, strerror(errno));
 	memset(bw, 0, SL_MAX_CPUS * sizeof(*bw));
 	while (fgets(line, sizeof(line), f)) {
-		ck_assert_msg(sscanf(line, "cpu%d running_bw %llu this_bw %llu total_bw %llu span %31s",
-				     &cpu, &run, &this, &total, span) == 5 &&
+		ck_assert_msg(sscanf(line, "cpu%d running_bw %llu this_bw %llu total_bw %llu span %31s capacity %lu",
+				     &cpu, &run, &this, &total, span, &cap) == 6 &&
 			      cpu >= 0 && cpu < SL_MAX_CPUS,
 			      "cannot parse \"%s\" in %s", line, SL_DL_BW_FILE);
 		bw[cpu].running_bw = run;
 		bw[cpu].this_bw = this;
 		bw[cpu].total_bw = total;
 		snprintf(bw[cpu].span, sizeof(bw[cpu].span), "%s", span);
+		bw[cpu].capacity = cap;
 		if (cpu + 1 > n)
 			n = cpu + 1;
 	}

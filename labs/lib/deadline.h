@@ -73,13 +73,16 @@ void sl_dl_hog(struct sl_child *c, int cpu);
 /*
  * The kit's debugfs file (instrumentation of lab 1): for every possible
  * CPU, its dl_rq's running_bw and this_bw, the total_bw admitted in its
- * root domain and that domain's CPUs.  sl_read_dl_bw() fills @bw (one
- * entry a CPU, by number) and returns how many CPUs it read.
+ * root domain, that domain's CPUs, and the capacity the load balancer
+ * last left the fair class on the CPU (capacity_of(): less RT, deadline
+ * and IRQ pressure).  sl_read_dl_bw() fills @bw (one entry a CPU, by
+ * number) and returns how many CPUs it read.
  */
 #define SL_DL_BW_FILE	"/sys/kernel/debug/schedlab/dl"
 struct sl_dl_bw {
 	uint64_t running_bw, this_bw, total_bw;
 	char span[32];
+	unsigned long capacity;
 };
 int sl_read_dl_bw(struct sl_dl_bw bw[SL_MAX_CPUS]);
 

@@ -435,26 +435,51 @@ static void rt_spinner(const void *arg, void *res)
 }
 
 /*
+ * Wait until the load balancer has lowered @cpu's capacity_of() (the
+ * kit's debugfs file) below half its original capacity, for at most two
+ * RT periods; return the capacity last read.  A SCHED_FIFO task's PELT
+ * signal passes half the CPU after 32 ms (its half-life), and a busy CPU
+ * balances itself, updating its capacity_of(), every 128 ms at most.
+ * Balancing is a softirq, though, and once the CPU's ksoftirqd is
+ * runnable softirqs wait for it, which the spinner starves until RT
+ * throttling (sched_rt_runtime_us of each sched_rt_period_us) leaves the
+ * CPU to it: within one RT period.
+ */
+static unsigned long wait_rt_pressure(int cpu)
+{
+	double end = sl_now_ms() + 2 * sl_rt_period_us() / 1000.0;
+	struct sl_dl_bw bw[SL_MAX_CPUS];
+
+	for (;;) {
+		sl_read_dl_bw(bw);
+		if (bw[cpu].capacity < cap[cpu] / 2 || sl_now_ms() > end)
+			return bw[cpu].capacity;
+		usleep(10 * 1000);
+	}
+}
+
+/*
  * The capacity that counts is the CPU's original one: RT pressure, which
  * lowers what the fair class may use of a CPU (capacity_of()), does not
- * change what SCHED_DEADLINE admits.
+ * change what SCHED_DEADLINE admits.  The test checks admission once the
+ * busy CPU's capacity_of() is down to less than half its capacity: a sum
+ * of capacity_of() is then hundreds of units short.
  */
 START_TEST(test_rt_pressure_not_counted)
 {
-	unsigned long c = capacity_of(0, nr_cpus - 1);
+	unsigned long c = capacity_of(0, nr_cpus - 1), left;
 	int busy = sl_fastest_cpu();
 	struct sl_child rt;
-	char what[80], why[128];
+	char what[96], why[128];
 
 	sl_child_start(&rt, rt_spinner, &busy, sizeof(struct sl_report));
 	sl_child_wait_ready(&rt);
-	/*
-	 * 200 ms of RT load: its PELT signal (32 ms half-life) is then over
-	 * 98% of the CPU, and the load balancer, which runs every few ticks
-	 * on a busy CPU, has lowered that CPU's capacity_of() to match.
-	 */
-	usleep(200 * 1000);
-	snprintf(what, sizeof(what), "while a SCHED_FIFO task keeps CPU %d busy", busy);
+	left = wait_rt_pressure(busy);
+	ck_assert_msg(left < cap[busy] / 2,
+		      "after %ld ms of a SCHED_FIFO task on CPU %d, its capacity_of() is still %lu of %lu: the load balancer never lowered it for the RT pressure, which this test needs",
+		      2 * sl_rt_period_us() / 1000, busy, left, cap[busy]);
+	snprintf(what, sizeof(what), "while a SCHED_FIFO task keeps CPU %d busy (its capacity_of() %lu of %lu)",
+		 busy, left, cap[busy]);
 	expect_free(NULL, 0, limit_bw(c), what, why_cap(why, sizeof(why), c, nr_cpus));
 	sl_child_kill(&rt);
 }
