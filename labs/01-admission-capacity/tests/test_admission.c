@@ -436,8 +436,8 @@ static void rt_spinner(const void *arg, void *res)
 
 /*
  * Wait until the load balancer has lowered @cpu's capacity_of() (the
- * kit's debugfs file) below half its original capacity, for at most two
- * RT periods; return the capacity last read.  A SCHED_FIFO task's PELT
+ * kit's debugfs file) below half its original capacity, for at most
+ * @bound_ms; return the capacity last read.  A SCHED_FIFO task's PELT
  * signal passes half the CPU after 32 ms (its half-life), and a busy CPU
  * balances itself, updating its capacity_of(), every 128 ms at most.
  * Balancing is a softirq, though, and once the CPU's ksoftirqd is
@@ -445,9 +445,9 @@ static void rt_spinner(const void *arg, void *res)
  * throttling (sched_rt_runtime_us of each sched_rt_period_us) leaves the
  * CPU to it: within one RT period.
  */
-static unsigned long wait_rt_pressure(int cpu)
+static unsigned long wait_rt_pressure(int cpu, long bound_ms)
 {
-	double end = sl_now_ms() + 2 * sl_rt_period_us() / 1000.0;
+	double end = sl_now_ms() + bound_ms;
 	struct sl_dl_bw bw[SL_MAX_CPUS];
 
 	for (;;) {
@@ -468,16 +468,17 @@ static unsigned long wait_rt_pressure(int cpu)
 START_TEST(test_rt_pressure_not_counted)
 {
 	unsigned long c = capacity_of(0, nr_cpus - 1), left;
+	long bound_ms = 2 * sl_rt_period_us() / 1000;	/* two RT periods */
 	int busy = sl_fastest_cpu();
 	struct sl_child rt;
 	char what[96], why[128];
 
 	sl_child_start(&rt, rt_spinner, &busy, sizeof(struct sl_report));
 	sl_child_wait_ready(&rt);
-	left = wait_rt_pressure(busy);
+	left = wait_rt_pressure(busy, bound_ms);
 	ck_assert_msg(left < cap[busy] / 2,
 		      "after %ld ms of a SCHED_FIFO task on CPU %d, its capacity_of() is still %lu of %lu: the load balancer never lowered it for the RT pressure, which this test needs",
-		      2 * sl_rt_period_us() / 1000, busy, left, cap[busy]);
+		      bound_ms, busy, left, cap[busy]);
 	snprintf(what, sizeof(what), "while a SCHED_FIFO task keeps CPU %d busy (its capacity_of() %lu of %lu)",
 		 busy, left, cap[busy]);
 	expect_free(NULL, 0, limit_bw(c), what, why_cap(why, sizeof(why), c, nr_cpus));
