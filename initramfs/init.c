@@ -167,6 +167,24 @@ static void suite(const char *name, const char *binary)
 	console("end", name);
 }
 
+/*
+ * The results channel.  Its virtio-serial port is added by the driver
+ * from a work item once QEMU announces it, which under emulation may come
+ * after init starts: until then opening it fails (ENODEV, or ENOENT before
+ * the hvc driver exists).  Wait for it, at most 10 s.
+ */
+static FILE *open_results(void)
+{
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen("/dev/hvc0", "w");
+
+		if (f || (errno != ENODEV && errno != ENOENT))
+			return f;
+		usleep(10 * 1000);
+	}
+	return NULL;
+}
+
 int main(void)
 {
 	char *save = NULL, binary[64], name[16];
@@ -191,7 +209,7 @@ int main(void)
 		power_off();
 	}
 
-	results = fopen("/dev/hvc0", "w");
+	results = open_results();
 	if (!results) {
 		console("no results channel (/dev/hvc0):", strerror(errno));
 		power_off();
