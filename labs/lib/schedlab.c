@@ -244,8 +244,7 @@ static struct spinner_slot *spinner_slot(pid_t pid)
 	return NULL;
 }
 
-/* Wait until @pid sleeps: its state is S and it switched out since @nvcsw. */
-static void await_sleep(pid_t pid, long nvcsw, const char *after)
+void sl_wait_asleep(pid_t pid, long nvcsw, const char *after)
 {
 	long end = sl_now_ms() + SL_SETTLE_MS;
 	char seen;
@@ -258,7 +257,7 @@ static void await_sleep(pid_t pid, long nvcsw, const char *after)
 			break;
 		usleep(1000);
 	}
-	ck_abort_msg("spinner %d is in state %c, not asleep, %d ms after %s",
+	ck_abort_msg("task %d is in state %c, not asleep, %d ms after %s",
 		     pid, seen, SL_SETTLE_MS, after);
 }
 
@@ -294,7 +293,7 @@ pid_t sl_spawn_spinner(int cpu, const char *grp)
 	if (grp)
 		sl_cg_join(grp, pid);
 	ck_assert_int_eq(sl_pin(pid, cpu), 0);
-	await_sleep(pid, 0, "it was forked");
+	sl_wait_asleep(pid, 0, "it was forked");
 	return pid;
 }
 
@@ -317,7 +316,7 @@ void sl_rest(pid_t pid)
 	long nvcsw = sl_voluntary_switches(pid);
 
 	kill(pid, SIGUSR2);
-	await_sleep(pid, nvcsw, "SIGUSR2 (sleep)");
+	sl_wait_asleep(pid, nvcsw, "SIGUSR2 (sleep)");
 }
 
 #define SL_MAX_TESTS 64

@@ -102,6 +102,15 @@ long sl_cpu_switches(int cpu);
 int sl_pin(pid_t pid, int cpu);
 
 /*
+ * Wait until @pid is asleep and dequeued: its state is S and it has
+ * switched out voluntarily more than @nvcsw times (its
+ * voluntary_ctxt_switches before what puts it to sleep; 0 for a new
+ * task).  Fails the test after SL_SETTLE_MS, naming @after, what it
+ * waited since.
+ */
+void sl_wait_asleep(pid_t pid, long nvcsw, const char *after);
+
+/*
  * A spinner: a child pinned to @cpu (moved into cgroup @grp unless NULL)
  * that busy-loops, RUNNABLE, after sl_spin() and blocks after sl_rest().
  * sl_spawn_spinner() returns once it sleeps; sl_spin() once it runs (it

@@ -82,10 +82,10 @@ struct sleeper_arg {
 	int cpu;
 };
 
+/* Join @grp, run on @cpu and sleep there, pinned. */
 static void sleeper(const void *arg, void *res)
 {
 	const struct sleeper_arg *a = arg;
-	cpu_set_t all;
 	char step[64];
 	int ret;
 
@@ -98,25 +98,38 @@ static void sleeper(const void *arg, void *res)
 	ret = sl_pin(0, a->cpu);
 	if (ret || sched_getcpu() != a->cpu)
 		sl_child_fail(step, ret ?: -EAGAIN);
-	/* SCHED_DEADLINE refuses an affinity smaller than the root domain. */
-	memset(&all, 0xff, sizeof(all));
-	if (sched_setaffinity(0, sizeof(all), &all))
-		sl_child_fail("widening its affinity", -errno);
 	sl_child_ready();
 	for (;;)
 		pause();
 }
 
-/* A sleeping child that last ran on @cpu, in group @grp (NULL: the root). */
+/*
+ * A sleeping child that last ran on @cpu, in group @grp (NULL: the root),
+ * allowed on every CPU: SCHED_DEADLINE refuses an affinity smaller than
+ * the root domain.  It sleeps pinned, and only then is its affinity
+ * widened, which leaves a sleeping task where it is.  Widened while it
+ * runs, it could be moved (the balancer pulls it while the test wakes up)
+ * and go to sleep on another CPU; a CPU taken offline with a deadline
+ * task asleep on it makes 6.1 count the task's bandwidth in the root
+ * domain of offline CPUs, where nothing gives it back.
+ */
 static pid_t new_task(const char *grp, int cpu)
 {
 	struct sleeper_arg a = { .grp = grp, .cpu = cpu };
 	struct sl_child *c = &tasks[nr_tasks];
+	cpu_set_t all;
 
 	ck_assert_int_lt(nr_tasks, MAX_TASKS);
 	sl_child_start(c, sleeper, &a, sizeof(struct sl_report));
 	nr_tasks++;
 	sl_child_wait_ready(c);
+	sl_wait_asleep(c->pid, 0, "it was ready");
+	memset(&all, 0xff, sizeof(all));
+	ck_assert_msg(sched_setaffinity(c->pid, sizeof(all), &all) == 0,
+		      "widening the affinity of a task: %s", strerror(errno));
+	ck_assert_msg(sl_task_cpu(c->pid) == cpu,
+		      "a task that went to sleep pinned to CPU %d is on CPU %d once its affinity is widened",
+		      cpu, sl_task_cpu(c->pid));
 	return c->pid;
 }
 
@@ -487,12 +500,37 @@ START_TEST(test_rt_pressure_not_counted)
 END_TEST
 
 /*
+ * Wait until every CPU is in one root domain of all of them.  A CPU comes
+ * online at once, but the root domains are rebuilt afterwards, by cpuset's
+ * hotplug work item; until then the CPU is in a root domain of its own.
+ */
+static void wait_one_root_domain(void)
+{
+	double end = sl_now_ms() + SL_SETTLE_MS;
+	struct sl_dl_bw bw[SL_MAX_CPUS];
+	int n = sl_nr_cpus(), cpu;
+	char all[16];
+
+	snprintf(all, sizeof(all), n > 1 ? "0-%d" : "%d", n - 1);
+	do {
+		sl_read_dl_bw(bw);
+		for (cpu = 0; cpu < n && !strcmp(bw[cpu].span, all); cpu++)
+			;
+		if (cpu == n)
+			return;
+		usleep(1000);
+	} while (sl_now_ms() < end);
+	ck_abort_msg("%d ms after every CPU was brought online, CPU %d is in a root domain of CPUs %s, not of all of them (%s)",
+		     SL_SETTLE_MS, cpu, bw[cpu].span, all);
+}
+
+/*
  * After each test, and before one (a failed test skips its own clean-up):
  * no tasks and, once they have given their bandwidth back (at their 0-lag
- * time), no partition, every CPU online, 95%.  In that order: 6.1 rebuilds
- * a root domain's bandwidth from the deadline tasks alive when a
- * partition goes or a CPU comes back, and one that gives its own back
- * afterwards makes the sum negative.
+ * time), no partition, every CPU online and in one root domain, 95%.  In
+ * that order: 6.1 rebuilds a root domain's bandwidth from the deadline
+ * tasks alive when a partition goes or a CPU comes back, and one that
+ * gives its own back afterwards makes the sum negative.
  */
 static void cleanup(void)
 {
@@ -503,6 +541,7 @@ static void cleanup(void)
 	sl_partition_remove(PART);
 	for (int cpu = 1; cpu < SL_MAX_CPUS; cpu++)
 		cpu_online(cpu, 1);
+	wait_one_root_domain();
 	snprintf(val, sizeof(val), "%ld", sl_rt_period_us() * 95 / 100);
 	sl_write_str("/proc/sys/kernel/sched_rt_runtime_us", val);
 }
