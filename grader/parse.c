@@ -123,7 +123,9 @@ static void read_test_list(const char *path)
 
 /*
  * One line of Check's verbose output:
- *	file:line:R:tcase:test:iteration: message	(R: P, F or E)
+ *	file:line:R:tcase:test:iteration: message
+ * R is P (passed), F (failed), E (error: the test's process died) or S
+ * (a check failed in the test's checked fixture, its set-up or clean-up).
  */
 static int parse_check_line(const char *s)
 {
@@ -138,7 +140,7 @@ static int parse_check_line(const char *s)
 		if (p)
 			p++;
 	}
-	if (n < 6 || f[2][1] != ':' || !strchr("PFE", f[2][0]))
+	if (n < 6 || f[2][1] != ':' || !strchr("PFES", f[2][0]))
 		return 0;
 	snprintf(name, sizeof(name), "%.*s", (int)(f[5] - f[4] - 1), f[4]);
 	t = find_test(name);
@@ -154,6 +156,8 @@ static int parse_check_line(const char *s)
 		msg++;
 	if (f[2][0] == 'E')
 		snprintf(t->message, sizeof(t->message), "error: %s", msg);
+	else if (f[2][0] == 'S')
+		snprintf(t->message, sizeof(t->message), "in the test's set-up or clean-up: %s", msg);
 	else
 		clean_copy(t->message, msg, sizeof(t->message));
 	return 1;
@@ -304,7 +308,8 @@ static const char *section_line(const char *line, const char *cmark)
 
 static int result_like(const char *line)
 {
-	return strstr(line, ":P:") || strstr(line, ":F:") || strstr(line, ":E:");
+	return strstr(line, ":P:") || strstr(line, ":F:") || strstr(line, ":E:") ||
+	       strstr(line, ":S:");
 }
 
 static void read_console(const char *path, const char *cmark,
