@@ -28,8 +28,8 @@ for who in reference starter; do
 		--labs 01 --slot 0 >"$SELF/batch-$who.log" 2>&1 &
 done
 wait
-lab1_right "$SELF/batch-out/reference/lab01.result" full "the reference, graded beside the starter"
-lab1_right "$SELF/batch-out/starter/lab01.result" zero "the starter, graded beside the reference"
+lab1_right "$SELF/batch-out/reference/lab01.result" full "reference, graded beside the starter"
+lab1_right "$SELF/batch-out/starter/lab01.result" zero "starter, graded beside the reference"
 if grep -q 'waiting' "$SELF"/batch-reference.log "$SELF"/batch-starter.log; then st_ok; else
 	st_ko "neither grader waited for the other's slot"
 fi
