@@ -188,7 +188,7 @@ int sl_dl_bw_settle(pid_t pid, uint64_t bw, struct sl_dl_bw b[SL_MAX_CPUS], int 
 		}
 		if (bad < 0)
 			return -1;
-		usleep(1000);
+		usleep(SL_POLL_US);
 	} while (sl_now_ms() < end);
 	return bad;
 }

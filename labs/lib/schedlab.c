@@ -255,7 +255,7 @@ void sl_wait_asleep(pid_t pid, long nvcsw, const char *after)
 			return;
 		if (sl_now_ms() > end)
 			break;
-		usleep(1000);
+		usleep(SL_POLL_US);
 	}
 	ck_abort_msg("task %d is in state %c, not asleep, %d ms after %s",
 		     pid, seen, SL_SETTLE_MS, after);
@@ -307,7 +307,7 @@ void sl_spin(pid_t pid)
 	while (slot->spins == spins) {
 		ck_assert_msg(sl_now_ms() < end, "spinner %d (state %c) not running %d ms after SIGUSR1",
 			      pid, sl_task_state(pid), SL_SETTLE_MS);
-		usleep(1000);
+		usleep(SL_POLL_US);
 	}
 }
 

@@ -124,6 +124,8 @@ void sl_rest(pid_t pid);
 
 /* How long a test waits for an event the kernel makes happen at once. */
 #define SL_SETTLE_MS 2000
+/* How often a wait for such an event looks again. */
+#define SL_POLL_US 1000
 
 /*
  * The lab's suite: sl_suite(name, setup, teardown) makes it, and each

@@ -141,7 +141,7 @@ static void check_rq(const char *what, int cpu, int id, int b,
 		/* only a count in the last bucket, or an unknown value, is left to settle */
 		if (sl_now_ms() > end || !(poll || (foreign && (b == last || seen < 0))))
 			break;
-		usleep(1000);
+		usleep(SL_POLL_US);
 	}
 	ck_abort_msg("%s: CPU%d uclamp.%s: bucket %d has %lu task(s), rq value %u%s; expected %lu task(s)%s%ld",
 		     what, cpu, sl_clamp_name(id), b, rc.tasks[b], rc.value,

@@ -518,7 +518,7 @@ static void wait_one_root_domain(void)
 			;
 		if (cpu == n)
 			return;
-		usleep(1000);
+		usleep(SL_POLL_US);
 	} while (sl_now_ms() < end);
 	ck_abort_msg("%d ms after every CPU was brought online, CPU %d is in a root domain of CPUs %s, not of all of them (%s)",
 		     SL_SETTLE_MS, cpu, bw[cpu].span, all);

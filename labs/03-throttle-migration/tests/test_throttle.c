@@ -230,7 +230,7 @@ START_TEST(test_bandwidth_moves_with_the_task)
 	 * throttle, and it will not move any more.
 	 */
 	t0 = sl_now_ms();
-	for (end = t0 + WAIT_MS; sl_now_ms() < end; usleep(1000)) {
+	for (end = t0 + WAIT_MS; sl_now_ms() < end; usleep(SL_POLL_US)) {
 		/* The deadline first: a move it shows has passed shows here. */
 		periods = (sl_proc_sched(task.pid, "dl.deadline") - d0) / (long long)BUSY_PERIOD;
 		cpu = sl_task_cpu(task.pid);
