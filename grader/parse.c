@@ -127,6 +127,8 @@ static void read_test_list(const char *path)
  * R is P (passed), F (failed), E (error: the test's process died) or S
  * (a check failed in the test's checked fixture, its set-up or clean-up).
  */
+static const char result_letters[] = "PFES";
+
 static int parse_check_line(const char *s)
 {
 	const char *f[6];
@@ -140,7 +142,7 @@ static int parse_check_line(const char *s)
 		if (p)
 			p++;
 	}
-	if (n < 6 || f[2][1] != ':' || !strchr("PFES", f[2][0]))
+	if (n < 6 || f[2][1] != ':' || !strchr(result_letters, f[2][0]))
 		return 0;
 	snprintf(name, sizeof(name), "%.*s", (int)(f[5] - f[4] - 1), f[4]);
 	t = find_test(name);
@@ -306,10 +308,17 @@ static const char *section_line(const char *line, const char *cmark)
 	return p ? p + strlen(key) : NULL;
 }
 
+/* A ":R:" of Check's result lines anywhere in @line. */
 static int result_like(const char *line)
 {
-	return strstr(line, ":P:") || strstr(line, ":F:") || strstr(line, ":E:") ||
-	       strstr(line, ":S:");
+	char key[] = ":?:";
+
+	for (const char *r = result_letters; *r; r++) {
+		key[1] = *r;
+		if (strstr(line, key))
+			return 1;
+	}
+	return 0;
 }
 
 static void read_console(const char *path, const char *cmark,

@@ -118,6 +118,7 @@ static pid_t new_task(const char *grp, int cpu)
 	struct sleeper_arg a = { .grp = grp, .cpu = cpu };
 	struct sl_child *c = &tasks[nr_tasks];
 	cpu_set_t all;
+	int now;
 
 	ck_assert_int_lt(nr_tasks, MAX_TASKS);
 	sl_child_start(c, sleeper, &a, sizeof(struct sl_report));
@@ -127,9 +128,10 @@ static pid_t new_task(const char *grp, int cpu)
 	memset(&all, 0xff, sizeof(all));
 	ck_assert_msg(sched_setaffinity(c->pid, sizeof(all), &all) == 0,
 		      "widening the affinity of a task: %s", strerror(errno));
-	ck_assert_msg(sl_task_cpu(c->pid) == cpu,
+	now = sl_task_cpu(c->pid);
+	ck_assert_msg(now == cpu,
 		      "a task that went to sleep pinned to CPU %d is on CPU %d once its affinity is widened",
-		      cpu, sl_task_cpu(c->pid));
+		      cpu, now);
 	return c->pid;
 }
 
