@@ -47,7 +47,6 @@ void sl_child_become_dl(const char *grp, int cpu, const struct sl_dl *dl)
 {
 	struct sched_param fifo = { .sched_priority = 1 };
 	char step[64];
-	cpu_set_t all;
 	int ret;
 
 	if (grp) {
@@ -70,9 +69,9 @@ void sl_child_become_dl(const char *grp, int cpu, const struct sl_dl *dl)
 		sl_child_fail(step, -EAGAIN);
 	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
 		sl_child_fail("becoming SCHED_FIFO", -errno);
-	memset(&all, 0xff, sizeof(all));
-	if (sched_setaffinity(0, sizeof(all), &all))
-		sl_child_fail("widening its affinity", -errno);
+	ret = sl_unpin(0);
+	if (ret)
+		sl_child_fail("widening its affinity", ret);
 	ret = sl_set_dl(0, dl->runtime, dl->deadline, dl->period);
 	if (ret)
 		sl_child_fail("sched_setattr(SCHED_DEADLINE)", ret);

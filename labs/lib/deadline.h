@@ -14,7 +14,6 @@
 /* Bandwidths are fixed point, as in the kernel: SL_BW_UNIT is a whole CPU. */
 #define SL_BW_SHIFT	20
 #define SL_BW_UNIT	(1ULL << SL_BW_SHIFT)
-#define SL_MAX_CPUS	8
 
 /* A task's SCHED_DEADLINE parameters, in ns. */
 struct sl_dl {

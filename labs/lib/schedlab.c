@@ -193,6 +193,14 @@ int sl_pin(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
 }
 
+int sl_unpin(pid_t pid)
+{
+	cpu_set_t all;
+
+	memset(&all, 0xff, sizeof(all));
+	return sched_setaffinity(pid, sizeof(all), &all) ? -errno : 0;
+}
+
 /*
  * The spinner's protocol: SIGUSR1 spins, SIGUSR2 sleeps; repeats are
  * harmless.  Each time it starts spinning, a spinner counts it in its slot

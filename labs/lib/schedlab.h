@@ -66,7 +66,8 @@ int sl_set_other(pid_t pid);
 /* Make @pid (0: self) @policy with RT priority @prio and sched_flags @flags. */
 int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
 
-/* Topology, read from sysfs. */
+/* Topology, read from sysfs; at most SL_MAX_CPUS CPUs (kconfig/: NR_CPUS). */
+#define SL_MAX_CPUS	8
 int sl_nr_cpus(void);
 unsigned long sl_cpu_capacity(int cpu);
 unsigned long sl_max_capacity(void);
@@ -100,6 +101,8 @@ long sl_cpu_switches(int cpu);
 
 /* Pin @pid to one CPU. */
 int sl_pin(pid_t pid, int cpu);
+/* Let @pid (0: self) run on every CPU again; 0 or -errno. */
+int sl_unpin(pid_t pid);
 
 /*
  * Wait until @pid is asleep and dequeued: its state is S and it has

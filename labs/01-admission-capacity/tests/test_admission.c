@@ -117,17 +117,15 @@ static pid_t new_task(const char *grp, int cpu)
 {
 	struct sleeper_arg a = { .grp = grp, .cpu = cpu };
 	struct sl_child *c = &tasks[nr_tasks];
-	cpu_set_t all;
-	int now;
+	int now, ret;
 
 	ck_assert_int_lt(nr_tasks, MAX_TASKS);
 	sl_child_start(c, sleeper, &a, sizeof(struct sl_report));
 	nr_tasks++;
 	sl_child_wait_ready(c);
 	sl_wait_asleep(c->pid, 0, "it was ready");
-	memset(&all, 0xff, sizeof(all));
-	ck_assert_msg(sched_setaffinity(c->pid, sizeof(all), &all) == 0,
-		      "widening the affinity of a task: %s", strerror(errno));
+	ret = sl_unpin(c->pid);
+	ck_assert_msg(ret == 0, "widening the affinity of a task: %s", strerror(-ret));
 	now = sl_task_cpu(c->pid);
 	ck_assert_msg(now == cpu,
 		      "a task that went to sleep pinned to CPU %d is on CPU %d once its affinity is widened",
