@@ -5,22 +5,24 @@
 #include <errno.h>
 #include <unistd.h>
 
-/* Field @key and dl.deadline of the child's own /proc/self/sched. */
-static void sched_state(const char *key, long long *val, long long *deadline)
+/* The child's own dl.runtime, dl.deadline and se.exec_start (/proc/self/sched). */
+static void sched_state(long long *runtime, long long *deadline, long long *exec_start)
 {
-	const char *keys[] = { key, "dl.deadline" };
-	long long vals[2];
+	const char *keys[] = { "dl.runtime", "dl.deadline", "se.exec_start" };
+	long long vals[3];
 
-	if (sl_proc_sched_fields(getpid(), keys, vals, 2))
+	if (sl_proc_sched_fields(getpid(), keys, vals, 3))
 		sl_child_fail("reading /proc/self/sched", -ENOENT);
-	*val = vals[0];
+	*runtime = vals[0];
 	*deadline = vals[1];
+	*exec_start = vals[2];
 }
 
 static void child(const void *arg, void *out)
 {
 	const struct pl_spec *spec = arg;
 	struct pl_result *res = out;
+	long long runtime, deadline, start;
 	double t0 = sl_now_ms();
 
 	sl_child_become_dl(spec->cgroup, spec->start_cpu, &spec->dl);
@@ -28,12 +30,16 @@ static void child(const void *arg, void *out)
 	/* From when it is a deadline task.  Never blocks: clock_gettime() is the vDSO. */
 	while ((res->spun = sl_now_ms() - t0) - res->set < spec->spin_us / 1e3)
 		;
+	sched_state(&runtime, &deadline, &start);
 	for (int i = 0; i < spec->wakeups && i < PL_MAX_WAKEUPS; i++) {
-		sched_state("dl.runtime", &res->dl[i].runtime, &res->dl[i].deadline);
+		res->dl[i].runtime = runtime;
+		res->dl[i].deadline = deadline;
 		usleep(spec->sleep_us);
 		res->cpu[i] = sched_getcpu();
 		res->woke[i] = sl_now_ms() - t0;
-		sched_state("se.exec_start", &res->dl[i].woke_ms, &res->dl[i].deadline_after);
+		/* Also the state before the next sleep: it only runs until then. */
+		sched_state(&runtime, &deadline, &res->dl[i].woke_ms);
+		res->dl[i].deadline_after = deadline;
 		res->n++;
 	}
 }

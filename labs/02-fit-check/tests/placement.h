@@ -22,10 +22,17 @@ struct pl_spec {
 
 /*
  * What the child saw; times in ms since just before it became
- * SCHED_DEADLINE.  Around each sleep it also reads its own deadline state
- * in /proc/self/sched (the scheduler's clock, ns; exec_start in whole ms,
- * as printed): its runtime and deadline right before the sleep, and when
- * it ran again and its deadline right after the wakeup.
+ * SCHED_DEADLINE.  It reads its own deadline state in /proc/self/sched
+ * (the scheduler's clock, ns; exec_start in whole ms, as printed) once
+ * before the first sleep and once after each wakeup: its runtime and
+ * deadline before each sleep, and when it ran again and its deadline after
+ * each wakeup.  After a wakeup the task only runs until its next sleep:
+ * in between its runtime can only go down and its deadline move only by
+ * whole periods (a replenishment, which also refills the runtime), so the
+ * state read after a wakeup stands for the next sleep as far as which
+ * instance it is goes (pl_static_wakeup()).  One read a wakeup keeps the
+ * task's own run time short (about 0.5 ms a read under emulation), well
+ * within its runtime.
  */
 struct pl_result {
 	struct sl_report r;

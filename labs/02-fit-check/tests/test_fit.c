@@ -15,8 +15,8 @@
  * (every CPU but those the test keeps busy with SCHED_DEADLINE hogs, which
  * never throttle within a test), and cpudl_find() leaves exactly the
  * expected CPUs in later_mask, so find_later_rq() can only return one of
- * them.  The task's demand must be known too: each sleep (33 ms) outlasts
- * the task's deadline (30 ms), so that at the wakeup runtime / deadline is
+ * them.  The task's demand must be known too: each sleep (22 ms) outlasts
+ * the task's deadline (20 ms), so that at the wakeup runtime / deadline is
  * its demand, and the task checks that it was (placement.h: the wakeup
  * gave it a new instance).  Under emulation (TCG) a host that stalls a
  * busy emulated CPU makes the guest count the stall as run time; a task
@@ -38,9 +38,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEADLINE	(30 * NSEC_PER_MSEC)
+#define DEADLINE	(20 * NSEC_PER_MSEC)
 #define WAKEUPS		5
-#define SLEEP_US	33000	/* longer than DEADLINE */
+#define SLEEP_US	22000	/* longer than DEADLINE */
 #define PARTITION	"lab02"
 
 enum tier { SLOW, MID, FAST, NR_TIERS };
@@ -268,12 +268,12 @@ FIT_TEST(test_demand_above_capacity_does_not_fit,
 	 .why = "a demand one unit above the middle tier's capacity does not fit it")
 
 /*
- * runtime 60% of its 30 ms deadline, but 24% of its 75 ms period.  (A task
+ * runtime 60% of its 20 ms deadline, but 24% of its 50 ms period.  (A task
  * with a deadline shorter than its period that wakes up after its deadline
- * but before its next period waits for that period: it sleeps 80 ms.)
+ * but before its next period waits for that period: it sleeps 53 ms.)
  */
 FIT_TEST(test_fit_judged_on_deadline_not_period,
-	 .start = SLOW, .demand = LARGE, .period = 75 * NSEC_PER_MSEC, .sleep_us = 80000,
+	 .start = SLOW, .demand = LARGE, .period = 50 * NSEC_PER_MSEC, .sleep_us = 53000,
 	 .expect = FAST,
 	 .why = "the demand is runtime / deadline, not runtime / period")
 
@@ -284,7 +284,7 @@ FIT_TEST(test_slowest_free_cpu_that_fits,
 
 /* Both fast CPUs busy: nothing free fits, the fastest free one. */
 FIT_TEST(test_fastest_free_cpu_when_fitting_ones_busy,
-	 .start = SLOW, .demand = LARGE, .period = 75 * NSEC_PER_MSEC, .sleep_us = 80000,
+	 .start = SLOW, .demand = LARGE, .period = 50 * NSEC_PER_MSEC, .sleep_us = 53000,
 	 .busy = BIT(FAST), .expect = MID,
 	 .why = "the CPUs that fit it are busy with other deadline tasks, so the fastest free one")
 
@@ -302,14 +302,16 @@ FIT_TEST(test_remaining_demand_higher_judged_statically,
 
 /*
  * A task near the end of its runtime with its deadline far ahead fits a
- * slower CPU than its parameters say.  The task (runtime 70% of a 700 ms
+ * slower CPU than its parameters say.  The task (runtime 70% of a 350 ms
  * deadline: demand 716, only the fastest tier) spins on a fast CPU until
- * 20 ms of its runtime are left (470 ms), then sleeps 1 ms: it wakes up
- * with about 20 ms of runtime left and about 220 ms to its deadline, a
- * demand near 93: the slowest tier fits it (while 80 ms or more are left),
- * with room for the wakeup to come 140 ms late.  The deadline is no
- * longer than that needs: the test lasts until the task's 0-lag time,
- * about its deadline.
+ * 10 ms of its runtime are left (235 ms), then sleeps 1 ms: it wakes up
+ * with about 10 ms of runtime left and about 110 ms to its deadline, a
+ * demand near 93: the slowest tier fits it (while 40 ms or more are left),
+ * with room for the wakeup to come 70 ms late.  The 10 ms left are
+ * twice what the task's longest read of /proc/self/sched took under
+ * emulation (placement.h), so it does not run out before the sleep.  The
+ * deadline is no longer than that needs: the test lasts until the task's
+ * 0-lag time, about its deadline.
  *
  * The remaining demand at the wakeup is bounded from above from the task's
  * own /proc/self/sched read right before the sleep (placement.h): its
@@ -321,8 +323,8 @@ FIT_TEST(test_remaining_demand_higher_judged_statically,
  * can make a round not count, never wrong.  Three rounds at most.
  */
 #define ROUNDS		3
-#define LONG_DEADLINE	(700 * NSEC_PER_MSEC)
-#define RUNTIME_LEFT	(20 * NSEC_PER_MSEC)
+#define LONG_DEADLINE	(350 * NSEC_PER_MSEC)
+#define RUNTIME_LEFT	(10 * NSEC_PER_MSEC)
 
 /* The slowest tier whose capacity is at least @demand (FAST if none). */
 static enum tier fitting(const struct tiers *t, double demand)
