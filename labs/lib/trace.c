@@ -47,19 +47,24 @@ static int trace_write(const char *file, const char *val)
 	return ret;
 }
 
-/* Whether buffer_size_kb reads @kb (before any " (expanded: ...)"). */
-static int buffer_is(const char *kb)
+/*
+ * Whether the buffer is @kb per CPU: buffer_size_kb reads @kb rounded up to
+ * whole pages of events (less than a 4 KiB page more: 256 reads 258), not
+ * "7 (expanded: 1408)" as before tracing was first used.
+ */
+static int buffer_is(long kb)
 {
 	char line[64] = "";
 	FILE *f = fopen(SL_TRACE_DIR "/buffer_size_kb", "r");
+	long now;
 
 	if (!f)
 		return 0;
 	if (!fgets(line, sizeof(line), f))
 		*line = 0;
 	fclose(f);
-	line[strcspn(line, "\n ")] = 0;
-	return !strcmp(line, kb);
+	now = strtol(line, NULL, 10);
+	return now >= kb && now < kb + 4;
 }
 
 /* Whether set_event lists exactly the events of sl_trace_events[]. */
@@ -101,9 +106,10 @@ int sl_trace_start(void)
 	ret = trace_write("tracing_on", "0");
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%d", SL_TRACE_BUFFER_KB);
-	if (!buffer_is(path))
+	if (!buffer_is(SL_TRACE_BUFFER_KB)) {
+		snprintf(path, sizeof(path), "%d", SL_TRACE_BUFFER_KB);
 		trace_write("buffer_size_kb", path);	/* keeps the old size if refused */
+	}
 	if (!events_are_ours()) {
 		trace_write("events/enable", "0");
 		for (size_t i = 0; i < NR_EVENTS; i++) {
