@@ -25,9 +25,9 @@ unsigned long sl_dl_demand(const struct sl_dl *dl)
 
 int sl_slowest_cpu(void)
 {
-	int best = 0;
+	int best = 0, n = sl_nr_cpus();
 
-	for (int i = 1; i < sl_nr_cpus(); i++)
+	for (int i = 1; i < n; i++)
 		if (sl_cpu_capacity(i) < sl_cpu_capacity(best))
 			best = i;
 	return best;
@@ -124,7 +124,9 @@ void sl_dl_hog(struct sl_child *c, int cpu)
 
 void sl_hogs_start(struct sl_hogs *h, unsigned long cap)
 {
-	for (int i = 0; i < sl_nr_cpus(); i++)
+	int n = sl_nr_cpus();
+
+	for (int i = 0; i < n; i++)
 		if (sl_cpu_capacity(i) == cap)
 			sl_dl_hog(&h->c[h->n++], i);
 }

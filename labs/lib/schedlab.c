@@ -85,23 +85,34 @@ int sl_nr_cpus(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/*
+ * A CPU's capacity is set once at boot (the device tree's, with no cpufreq
+ * driver in the guest to rescale it), so each process reads it once: a
+ * sysfs read costs about a millisecond under emulation.
+ */
 unsigned long sl_cpu_capacity(int cpu)
 {
+	static unsigned long cap[SL_MAX_CPUS];
 	char path[80];
 	long v;
 
+	ck_assert_msg(cpu >= 0 && cpu < SL_MAX_CPUS, "no CPU %d", cpu);
+	if (cap[cpu])
+		return cap[cpu];
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
 	v = sl_read_long(path);
 	ck_assert_msg(v > 0, "cannot read %s", path);
+	cap[cpu] = v;
 	return v;
 }
 
 unsigned long sl_max_capacity(void)
 {
 	unsigned long m = 0;
+	int n = sl_nr_cpus();
 
-	for (int i = 0; i < sl_nr_cpus(); i++)
+	for (int i = 0; i < n; i++)
 		if (sl_cpu_capacity(i) > m)
 			m = sl_cpu_capacity(i);
 	return m;
@@ -110,8 +121,9 @@ unsigned long sl_max_capacity(void)
 unsigned long sl_min_capacity(void)
 {
 	unsigned long m = ~0UL;
+	int n = sl_nr_cpus();
 
-	for (int i = 0; i < sl_nr_cpus(); i++)
+	for (int i = 0; i < n; i++)
 		if (sl_cpu_capacity(i) < m)
 			m = sl_cpu_capacity(i);
 	return m;

@@ -82,8 +82,9 @@ int sl_uclamp_bucket_of(unsigned int value)
 int sl_uclamp_counting(void)
 {
 	struct sl_rq_clamp rc;
+	int n = sl_nr_cpus();
 
-	for (int cpu = 0; cpu < sl_nr_cpus(); cpu++)
+	for (int cpu = 0; cpu < n; cpu++)
 		for (int id = SL_UCLAMP_MIN; id <= SL_UCLAMP_MAX; id++) {
 			sl_read_rq_clamp(cpu, id, &rc);
 			for (int b = 0; b < rc.nr; b++)

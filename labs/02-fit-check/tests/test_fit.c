@@ -57,7 +57,7 @@ static void get_tiers(struct tiers *t)
 	t->cpu[SLOW] = sl_slowest_cpu();
 	t->cpu[FAST] = sl_fastest_cpu();
 	t->cpu[MID] = -1;
-	for (int i = 0; i < sl_nr_cpus(); i++) {
+	for (int i = 0, n = sl_nr_cpus(); i < n; i++) {
 		unsigned long c = sl_cpu_capacity(i);
 
 		if (c > sl_cpu_capacity(t->cpu[SLOW]) && c < sl_cpu_capacity(t->cpu[FAST]) &&

@@ -145,7 +145,7 @@ START_TEST(test_misfit_everywhere_moves_to_faster)
 	struct busy_result res;
 
 	check_preconditions(spec.cpu);
-	for (int i = 0; i < sl_nr_cpus(); i++) {
+	for (int i = 0, n = sl_nr_cpus(); i < n; i++) {
 		unsigned long c = sl_cpu_capacity(i);
 
 		if (c < top && c > sl_cpu_capacity(spec.cpu) && c > mid)

@@ -420,7 +420,7 @@ static void *storm_creator(void *arg)
 
 START_TEST(test_storm_no_leak)
 {
-	int ncr = sl_nr_cpus(), b = bkt(4000);
+	int nr_cpus = sl_nr_cpus(), b = bkt(4000);
 	unsigned int v = util(4000);
 	pthread_t creators[SL_MAX_CPUS];
 	long started = 0;
@@ -432,10 +432,10 @@ START_TEST(test_storm_no_leak)
 	expect("a RUNNABLE task with util_min 40%", MIN, b, 1, v);
 	sl_cg_join("l4_storm", getpid());
 	ck_assert_int_eq(sl_unpin(0), 0);	/* the storm's tasks inherit it */
-	for (int i = 0; i < ncr; i++)
+	for (int i = 0; i < nr_cpus; i++)
 		ck_assert_int_eq(pthread_create(&creators[i], NULL, storm_creator,
-						(void *)(long)(STORM / ncr + (i < STORM % ncr))), 0);
-	for (int i = 0; i < ncr; i++) {
+						(void *)(long)(STORM / nr_cpus + (i < STORM % nr_cpus))), 0);
+	for (int i = 0; i < nr_cpus; i++) {
 		void *n;
 
 		pthread_join(creators[i], &n);
@@ -445,7 +445,7 @@ START_TEST(test_storm_no_leak)
 	sl_reap(&anchor, 1);
 	sl_cg_join("", getpid());		/* back to the root group */
 	ck_assert_int_eq(sl_pin(0, 0), 0);
-	for (int cpu = 0; cpu < sl_nr_cpus(); cpu++) {
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		sl_await_rq("after the storm", cpu, MAX, b, 0, ANY);
 		/* CPU 0 runs this test: its rq value is ours */
 		sl_await_rq("after the storm", cpu, MIN, b, 0, cpu ? 0 : ANY);
