@@ -384,8 +384,8 @@ END_TEST
  * The tasks are threads of the test, in its group: to the scheduler each
  * is a task like any other (forked by clone(), enqueued, dequeued, moved,
  * exiting), and one creator a CPU starts them side by side.  (Under
- * emulation a thread costs half what a fork does, and one creator alone
- * took four times as long.)
+ * emulation a thread costs about half what a fork does, and one creator
+ * alone took about twice as long.)
  */
 #define STORM		120
 #define STORM_STACK	(256 * 1024)
