@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* trace.c - the placement trace of the tasks under test; see trace.h. */
 #include "trace.h"
+#include "schedlab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,16 +55,8 @@ static int trace_write(const char *file, const char *val)
  */
 static int buffer_is(long kb)
 {
-	char line[64] = "";
-	FILE *f = fopen(SL_TRACE_DIR "/buffer_size_kb", "r");
-	long now;
+	long now = sl_read_long(SL_TRACE_DIR "/buffer_size_kb");
 
-	if (!f)
-		return 0;
-	if (!fgets(line, sizeof(line), f))
-		*line = 0;
-	fclose(f);
-	now = strtol(line, NULL, 10);
 	return now >= kb && now < kb + 4;
 }
 
