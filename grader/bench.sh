@@ -74,11 +74,13 @@ rm -rf "$B/results-all" && cp -r "$B/results" "$B/results-all"
 measure "reference: make grade LAB=1" "${MK[@]}" grade LAB=1
 
 # A boot that runs no test: kernel start to poweroff.
+topology=$(any_lab_topology)
 boots=()
 for ((i = 0; i < RUNS; i++)); do
 	cm=SCbench$i$RANDOM$RANDOM
 	"$KIT/initramfs/build.sh" run "$B/none.cpio" "$B/initramfs.cpio" LABS= MARK=SLbench$i$RANDOM$RANDOM CMARK="$cm"
-	qemu_argv 4 "$B/dtb/big-little.dtb" "$OB/arch/arm64/boot/Image" "$B/none.cpio" "$B/none.results"
+	qemu_argv "$(topology_ncpus "$topology")" "$(topology_dtb "$topology")" \
+		"$OB/arch/arm64/boot/Image" "$B/none.cpio" "$B/none.results"
 	boots+=("$(ms "$KIT/grader/boot.exp" "$cm" 60 "$B/none.console" "$B/none.results" -- "${QEMU_ARGV[@]}")")
 done
 printf '  %-34s %6.1f s   (runs: %s)\n' "a boot with no tests" \

@@ -81,6 +81,14 @@ topology_dtb() {
 # topology_ncpus NAME: how many CPUs topology NAME has.
 topology_ncpus() { grep -v '^#' "$KIT/grader/topologies/$1.caps" | wc -w; }
 
+# any_lab_topology: the topology of the kit's first lab, for a boot that
+# runs no lab's tests (make bench's, the self-tests').
+any_lab_topology() {
+	local labs
+	read -r -a labs <<<"$(all_labs)"
+	lab_conf "${labs[0]}" TOPOLOGY
+}
+
 # lab_dir NN: the folder of lab NN.
 lab_dir() {
 	local d
@@ -92,7 +100,7 @@ lab_dir() {
 # lab_conf NN KEY: one setting of lab NN (labs/NN-*/lab.conf: KEY=value
 # lines and # comments, read as data), or its default.  Every key, with its
 # default, is here; a key the file has and this list has not is an error.
-LAB_CONF_KEYS=(TITLE= TOPOLOGY=big-little TIMEOUT=120 ALLOWED=)
+LAB_CONF_KEYS=(TITLE= TOPOLOGY=three-tier TIMEOUT=120 ALLOWED=)
 lab_conf() {
 	local file kv line val='' known=
 	file=$(lab_dir "$1")/lab.conf

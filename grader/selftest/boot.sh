@@ -21,6 +21,7 @@ mkdir -p "$BT"
 	st_ko "boot: the student tree's kernel does not build (see $BT/build.log)"
 IMAGE=${OBJ:-$BUILD/obj}/arch/arm64/boot/Image
 cm=SCselftest$RANDOM$RANDOM
+topology=$(any_lab_topology)
 
 # guest_boot NAME [APPEND...]: boot boot/NAME.sh as init; sets BOOT_STATUS
 # and BOOT_MS.
@@ -34,7 +35,8 @@ guest_boot() {
 	sed "s/@CMARK@/$cm/" "$ST/boot/$name.sh" >"$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$BT/$name.cpio"
-	qemu_argv 4 "$BUILD/dtb/big-little.dtb" "$IMAGE" "$BT/$name.cpio" "$BT/$name.results" "$@"
+	qemu_argv "$(topology_ncpus "$topology")" "$(topology_dtb "$topology")" "$IMAGE" \
+		"$BT/$name.cpio" "$BT/$name.results" "$@"
 	t0=$(date +%s%N)
 	BOOT_STATUS=0
 	"$KIT/grader/boot.exp" "$cm" 120 "$BT/$name.console" "$BT/$name.results" \

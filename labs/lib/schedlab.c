@@ -118,17 +118,6 @@ unsigned long sl_max_capacity(void)
 	return m;
 }
 
-unsigned long sl_min_capacity(void)
-{
-	unsigned long m = ~0UL;
-	int n = sl_nr_cpus();
-
-	for (int i = 0; i < n; i++)
-		if (sl_cpu_capacity(i) < m)
-			m = sl_cpu_capacity(i);
-	return m;
-}
-
 long sl_rt_runtime_us(void)
 {
 	return sl_read_long("/proc/sys/kernel/sched_rt_runtime_us");

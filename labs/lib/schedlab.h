@@ -71,7 +71,6 @@ int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
 int sl_nr_cpus(void);
 unsigned long sl_cpu_capacity(int cpu);
 unsigned long sl_max_capacity(void);
-unsigned long sl_min_capacity(void);
 
 /* /proc/sys/kernel/sched_rt_{runtime,period}_us */
 long sl_read_long(const char *path);

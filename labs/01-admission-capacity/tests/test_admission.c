@@ -203,8 +203,8 @@ static void expect_free(const char *grp, int cpu, uint64_t free, const char *wha
 /* What a limit is made of, for the messages: capacity @c of @n CPUs. */
 static const char *why_cap(char *buf, size_t len, unsigned long c, int n)
 {
-	snprintf(buf, len, "capacity %lu at %ld%% (counting its %d CPUs as 1024 each would admit %.4f)",
-		 c, sl_rt_runtime_us() * 100 / sl_rt_period_us(), n,
+	snprintf(buf, len, "capacity %lu at %ld%% (counting its %d CPU%s as 1024 each would admit %.4f)",
+		 c, sl_rt_runtime_us() * 100 / sl_rt_period_us(), n, n == 1 ? "" : "s",
 		 cpus(limit_bw(n * 1024UL)));
 	return buf;
 }
@@ -298,14 +298,17 @@ START_TEST(test_decrease_frees_bandwidth)
 }
 END_TEST
 
-/* The CPUs of the lowest (@big = 0) or highest capacity: a range at one end. */
+/*
+ * The big CPUs (@big = 1: those of the highest capacity) or the little ones
+ * (@big = 0: every other CPU, of one capacity or more): a range at one end.
+ */
 static void cpus_of(int big, int *first, int *last)
 {
-	unsigned long want = big ? sl_max_capacity() : sl_min_capacity();
+	unsigned long max = sl_max_capacity();
 
 	*first = -1;
 	for (int i = 0; i < nr_cpus; i++) {
-		if (cap[i] != want)
+		if ((cap[i] == max) != big)
 			continue;
 		if (*first < 0)
 			*first = i;
@@ -316,39 +319,73 @@ static void cpus_of(int big, int *first, int *last)
 		      "expected the %s CPUs to be a range at one end", big ? "big" : "little");
 }
 
-/*
- * A cgroup v2 cpuset partition of the little (or the big) CPUs is a root
- * domain of its own, and so are the other CPUs: each admits what its own
- * capacity allows.
- */
-static void check_partition(int big)
+/* The name of the cpuset partition of the tier of little CPUs from @first. */
+static const char *tier_group(char *buf, size_t len, int first)
 {
-	int first = 0, last = 0, out = 0;
-	unsigned long in_cap, out_cap;
-	char cpulist[16], what[96], why[128];
-
-	cpus_of(big, &first, &last);
-	out = first ? 0 : last + 1;
-	in_cap = capacity_of(first, last);
-	out_cap = capacity_of(0, nr_cpus - 1) - in_cap;
-	snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
-	sl_partition_make(PART, cpulist);
-	snprintf(what, sizeof(what), "the partition of the %s CPUs %s", big ? "big" : "little",
-		 cpulist);
-	expect_free(PART, first, limit_bw(in_cap), what, why_cap(why, sizeof(why), in_cap, last - first + 1));
-	snprintf(what, sizeof(what), "the CPUs outside the partition of CPUs %s", cpulist);
-	expect_free(NULL, out, limit_bw(out_cap), what, why_cap(why, sizeof(why), out_cap, nr_cpus - (last - first + 1)));
+	snprintf(buf, len, "%s-%d", PART, first);
+	return buf;
 }
 
+/*
+ * A cgroup v2 cpuset partition is a root domain of its own, and so are the
+ * CPUs left outside: each admits what its own capacity allows.  @grp is a
+ * partition of the CPUs @first..@last.
+ */
+static void check_partition(const char *grp, int first, int last, const char *which)
+{
+	unsigned long in_cap = capacity_of(first, last);
+	char cpulist[16], what[96], why[128];
+
+	if (first == last)
+		snprintf(cpulist, sizeof(cpulist), "%d", first);
+	else
+		snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	sl_partition_make(grp, cpulist);
+	snprintf(what, sizeof(what), "the partition of the %s CPUs %s", which, cpulist);
+	expect_free(grp, first, limit_bw(in_cap), what,
+		    why_cap(why, sizeof(why), in_cap, last - first + 1));
+}
+
+/* The CPUs outside partitions of CPUs @first..@last (a range at one end). */
+static void check_outside(int first, int last)
+{
+	int out = first ? 0 : last + 1;
+	unsigned long out_cap = capacity_of(0, nr_cpus - 1) - capacity_of(first, last);
+	char what[96], why[128];
+
+	snprintf(what, sizeof(what), "the CPUs outside the partitions of CPUs %d-%d", first, last);
+	expect_free(NULL, out, limit_bw(out_cap), what,
+		    why_cap(why, sizeof(why), out_cap, nr_cpus - (last - first + 1)));
+}
+
+/*
+ * The little CPUs, each capacity of them a partition of its own (CPU 0
+ * and CPU 1 on 256 512 1024 1024), and the big ones left outside: no root
+ * domain is then asymmetric, yet only the big CPUs are full size.
+ */
 START_TEST(test_partition_little)
 {
-	check_partition(0);
+	int first = 0, last = 0, lo, hi;
+	char grp[32];
+
+	cpus_of(0, &first, &last);
+	for (lo = first; lo <= last; lo = hi + 1) {
+		for (hi = lo; hi < last && cap[hi + 1] == cap[lo]; hi++)
+			;
+		check_partition(tier_group(grp, sizeof(grp), lo), lo, hi, "little");
+	}
+	check_outside(first, last);
 }
 END_TEST
 
+/* The big CPUs a partition, the little ones left outside. */
 START_TEST(test_partition_big)
 {
-	check_partition(1);
+	int first = 0, last = 0;
+
+	cpus_of(1, &first, &last);
+	check_partition(PART, first, last, "big");
+	check_outside(first, last);
 }
 END_TEST
 
@@ -538,11 +575,13 @@ static void wait_one_root_domain(void)
 
 static void cleanup(void)
 {
-	char val[32];
+	char val[32], grp[32];
 
 	kill_tasks();
 	sl_wait_dl_idle();
 	sl_partition_remove(PART);
+	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
+		sl_partition_remove(tier_group(grp, sizeof(grp), cpu));
 	for (int cpu = 1; cpu < SL_MAX_CPUS; cpu++)
 		cpu_online(cpu, 1);
 	wait_one_root_domain();
