@@ -196,16 +196,17 @@ static void expect_free(const char *grp, int cpu, uint64_t free, const char *wha
 	last = fill(grp, cpu, free - h, &bw, what);
 	ret = set_bw(last, bw + 2 * h);
 	ck_assert_msg(ret == -EBUSY,
-		      "%s: after %.4f CPU of bandwidth, a further %.4f (one capacity unit) was admitted (%d); %s admits only %.4f",
-		      what, cpus(free - h), cpus(2 * h), ret, why, cpus(free));
+		      "%s: after %.4f CPU of bandwidth, a further %.4f (one capacity unit) %s; %s admits only %.4f",
+		      what, cpus(free - h), cpus(2 * h),
+		      ret ? strerror(-ret) : "was admitted", why, cpus(free));
 }
 
 /* What a limit is made of, for the messages: capacity @c of @n CPUs. */
 static const char *why_cap(char *buf, size_t len, unsigned long c, int n)
 {
-	snprintf(buf, len, "capacity %lu at %ld%% (counting its %d CPU%s as 1024 each would admit %.4f)",
+	snprintf(buf, len, "capacity %lu at %ld%% (counting its %d CPU%s as 1024%s would admit %.4f)",
 		 c, sl_rt_runtime_us() * 100 / sl_rt_period_us(), n, n == 1 ? "" : "s",
-		 cpus(limit_bw(n * 1024UL)));
+		 n == 1 ? "" : " each", cpus(limit_bw(n * 1024UL)));
 	return buf;
 }
 
@@ -469,6 +470,43 @@ START_TEST(test_attach_refused_when_full)
 }
 END_TEST
 
+/*
+ * A partition's CPUs may shrink only to CPUs that can hold what it has
+ * admitted: cpuset asks dl_cpuset_cpumask_can_shrink(), which asks
+ * __dl_bw_capacity() about the CPUs the partition would keep, not yet a
+ * root domain of their own.
+ */
+START_TEST(test_shrink_refused_when_full)
+{
+	int first = 0, last = 0, ret;
+	uint64_t h = half_unit(), hold, bw;
+	unsigned long keep_cap;
+	char cpulist[32], keep[16];
+	pid_t filler;
+
+	cpus_of(0, &first, &last);
+	ck_assert_msg(last > first, "this test needs two little CPUs or more, the machine has CPU %d only",
+		      first);
+	keep_cap = cap[last];
+	hold = limit_bw(keep_cap) + h;
+	snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	snprintf(keep, sizeof(keep), "%d", last);
+	sl_partition_make(PART, cpulist);
+	filler = fill(PART, last, hold, &bw, "filling the partition");
+	ret = sl_cg_try_write(PART, "cpuset.cpus", keep);
+	ck_assert_msg(ret == -EBUSY,
+		      "with %.4f CPU of bandwidth admitted in the partition of CPUs %s, shrinking it to CPU %d (capacity %lu, admits %.4f) returned %d, not -EBUSY",
+		      cpus(hold), cpulist, last, keep_cap, cpus(limit_bw(keep_cap)), ret);
+	ret = set_bw(filler, bw - 2 * h);
+	ck_assert_msg(ret == 0, "shrinking a task in the partition failed (%d)", ret);
+	ret = sl_cg_try_write(PART, "cpuset.cpus", keep);
+	ck_assert_msg(ret == 0,
+		      "with %.4f CPU of bandwidth admitted in the partition of CPUs %s, which CPU %d (capacity %lu, admits %.4f) can hold, shrinking the partition to it failed: %s",
+		      cpus(hold - 2 * h), cpulist, last, keep_cap, cpus(limit_bw(keep_cap)),
+		      strerror(-ret));
+}
+END_TEST
+
 /* A SCHED_FIFO task that spins on @cpu until killed. */
 static void rt_spinner(const void *arg, void *res)
 {
@@ -618,6 +656,7 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_offline_cpu_not_counted);
 	sl_add_test(s, test_offline_refused_when_full);
 	sl_add_test(s, test_attach_refused_when_full);
+	sl_add_test(s, test_shrink_refused_when_full);
 	sl_add_test(s, test_rt_pressure_not_counted);
 	return s;
 }
