@@ -320,6 +320,16 @@ static void cpus_of(int big, int *first, int *last)
 		      "expected the %s CPUs to be a range at one end", big ? "big" : "little");
 }
 
+/* The cpuset list of the CPUs @first..@last ("1" or "0-1"), in @buf. */
+static const char *cpu_range(char *buf, size_t len, int first, int last)
+{
+	if (first == last)
+		snprintf(buf, len, "%d", first);
+	else
+		snprintf(buf, len, "%d-%d", first, last);
+	return buf;
+}
+
 /* The name of the cpuset partition of the tier of little CPUs from @first. */
 static const char *tier_group(char *buf, size_t len, int first)
 {
@@ -335,12 +345,9 @@ static const char *tier_group(char *buf, size_t len, int first)
 static void check_partition(const char *grp, int first, int last, const char *which)
 {
 	unsigned long in_cap = capacity_of(first, last);
-	char cpulist[16], what[96], why[128];
+	char cpulist[32], what[96], why[128];
 
-	if (first == last)
-		snprintf(cpulist, sizeof(cpulist), "%d", first);
-	else
-		snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	cpu_range(cpulist, sizeof(cpulist), first, last);
 	sl_partition_make(grp, cpulist);
 	snprintf(what, sizeof(what), "the partition of the %s CPUs %s", which, cpulist);
 	expect_free(grp, first, limit_bw(in_cap), what,
@@ -352,9 +359,10 @@ static void check_outside(int first, int last)
 {
 	int out = first ? 0 : last + 1;
 	unsigned long out_cap = capacity_of(0, nr_cpus - 1) - capacity_of(first, last);
-	char what[96], why[128];
+	char cpulist[32], what[96], why[128];
 
-	snprintf(what, sizeof(what), "the CPUs outside the partitions of CPUs %d-%d", first, last);
+	snprintf(what, sizeof(what), "the CPUs outside the partitions of CPUs %s",
+		 cpu_range(cpulist, sizeof(cpulist), first, last));
 	expect_free(NULL, out, limit_bw(out_cap), what,
 		    why_cap(why, sizeof(why), out_cap, nr_cpus - (last - first + 1)));
 }
@@ -441,14 +449,14 @@ START_TEST(test_attach_refused_when_full)
 {
 	int first = 0, last = 0, ret;
 	uint64_t h = half_unit(), bw = SL_BW_UNIT / 2, in_limit, fbw;
-	char cpulist[16];
+	char cpulist[32];
 	pid_t mover, filler;
 	unsigned long in_cap;
 
 	cpus_of(0, &first, &last);
 	in_cap = capacity_of(first, last);
 	in_limit = limit_bw(in_cap);
-	snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	cpu_range(cpulist, sizeof(cpulist), first, last);
 	sl_partition_make(PART, cpulist);
 	/* Half a CPU outside the partition ... */
 	mover = new_task(NULL, last + 1);
@@ -489,7 +497,7 @@ START_TEST(test_shrink_refused_when_full)
 		      first);
 	keep_cap = cap[last];
 	hold = limit_bw(keep_cap) + h;
-	snprintf(cpulist, sizeof(cpulist), "%d-%d", first, last);
+	cpu_range(cpulist, sizeof(cpulist), first, last);
 	snprintf(keep, sizeof(keep), "%d", last);
 	sl_partition_make(PART, cpulist);
 	filler = fill(PART, last, hold, &bw, "filling the partition");
