@@ -114,14 +114,14 @@ $(INIT): initramfs/init.c $(BUILD)/host.ok
 
 # A suite binary is a folder's .c files linked with labs/lib/; NAME.tests
 # lists its tests (every sl_add_test), which the parser expects to see.
-# SUITE_RULES(binary, sources)
+# SUITE_RULES(binary, sources[, what else both depend on])
 define SUITE_RULES
-$(1): $(2) $(wildcard labs/lib/*) $(BUILD)/host.ok
+$(1): $(2) $(wildcard labs/lib/*) $(BUILD)/host.ok $(3)
 	@mkdir -p $$(@D)
 	@$(CROSS_CC) $$(TEST_CFLAGS) -s -o $$@ $(2) $(wildcard labs/lib/*.c) $(TEST_LIBS)
-$(1).tests: $(2)
+$(1).tests: $(2) $(3)
 	@mkdir -p $$(@D)
-	@sed -n 's/.*sl_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $$^ >$$@
+	@sed -n 's/.*sl_add_test([^,]*, *\([A-Za-z0-9_]*\)).*/\1/p' $(2) >$$@
 endef
 $(foreach n,$(LAB_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/tests/lab$(n),$(wildcard labs/$(n)-*/tests/*.c))))
 TEST_BINS := $(foreach n,$(LAB_NUMS),$(BUILD)/tests/lab$(n) $(BUILD)/tests/lab$(n).tests)
@@ -132,7 +132,12 @@ tests: $(TEST_BINS)
 # boot as the lab and reported apart.  They go into an initramfs of their own.
 ifdef HIDDEN_TESTS
 HIDDEN_NUMS := $(filter $(LAB_NUMS),$(notdir $(wildcard $(HIDDEN_TESTS)/[0-9][0-9])))
-$(foreach n,$(HIDDEN_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/hidden/hidden$(n),$(wildcard $(HIDDEN_TESTS)/$(n)/*.c))))
+# The folder the hidden binaries were last built from: another one rebuilds
+# them, even when its files are older than those binaries.
+HIDDEN_SOURCE := $(BUILD)/hidden.source
+$(shell mkdir -p "$(BUILD)" && { [ "$$(cat "$(HIDDEN_SOURCE)" 2>/dev/null)" = "$(abspath $(HIDDEN_TESTS))" ] || \
+	echo "$(abspath $(HIDDEN_TESTS))" >"$(HIDDEN_SOURCE)"; })
+$(foreach n,$(HIDDEN_NUMS),$(eval $(call SUITE_RULES,$(BUILD)/hidden/hidden$(n),$(wildcard $(HIDDEN_TESTS)/$(n)/*.c),$(HIDDEN_SOURCE))))
 HIDDEN_BINS := $(foreach n,$(HIDDEN_NUMS),$(BUILD)/hidden/hidden$(n) $(BUILD)/hidden/hidden$(n).tests)
 INITRAMFS := $(BUILD)/initramfs-hidden.cpio
 $(INITRAMFS): $(TEST_BINS) $(HIDDEN_BINS) $(INIT) initramfs/build.sh
