@@ -79,8 +79,7 @@ boots=()
 for ((i = 0; i < RUNS; i++)); do
 	cm=SCbench$i$RANDOM$RANDOM
 	"$KIT/initramfs/build.sh" run "$B/none.cpio" "$B/initramfs.cpio" LABS= MARK=SLbench$i$RANDOM$RANDOM CMARK="$cm"
-	qemu_argv "$(topology_ncpus "$topology")" "$(topology_dtb "$topology")" \
-		"$OB/arch/arm64/boot/Image" "$B/none.cpio" "$B/none.results"
+	qemu_argv "$topology" "$OB/arch/arm64/boot/Image" "$B/none.cpio" "$B/none.results"
 	boots+=("$(ms "$KIT/grader/boot.exp" "$cm" 60 "$B/none.console" "$B/none.results" -- "${QEMU_ARGV[@]}")")
 done
 printf '  %-34s %6.1f s   (runs: %s)\n' "a boot with no tests" \

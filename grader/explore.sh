@@ -46,7 +46,6 @@ shift || true
 lab=$(printf %02d "$((10#$lab))")
 topology=$(lab_conf "$lab" TOPOLOGY)
 title=$(lab_conf "$lab" TITLE)
-dtb=$(topology_dtb "$topology") || die "no device tree for $topology"
 
 if [ "$mode" = shell ]; then
 	obj=$OBJ
@@ -64,8 +63,8 @@ size=
 "$KIT/initramfs/build.sh" run "$run/boot.cpio" "$BUILD/initramfs-shell.cpio" \
 	SHELL=/etc/shell.sh LAB="$lab" TITLE="$title" TOPOLOGY="$topology" \
 	ROWS="${size% *}" COLS="${size#* }" TERM="${TERM:-vt100}"
-qemu_argv "$(topology_ncpus "$topology")" "$dtb" "$obj/arch/arm64/boot/Image" \
-	"$run/boot.cpio" "$run/results.log"
+qemu_argv "$topology" "$obj/arch/arm64/boot/Image" "$run/boot.cpio" "$run/results.log" ||
+	die "no device tree for $topology"
 
 if [ "$mode" = shell ]; then
 	stage "lab $lab's machine ($topology): leave with poweroff, or Ctrl-A X"

@@ -13,8 +13,9 @@
 # One boot grades every lab asked for that shares a topology (lab.conf),
 # each lab in a section of its own.  A kernel splat is the verdict of the
 # lab in whose section it happened; a lab that ran after a splat, or never
-# ran because of a panic or a hang, is graded again in a boot of its own,
-# so a broken lab sinks no other.  --test NAME runs that one test only.
+# ran because of a panic, a hang or a lab that left the machine changed
+# (initramfs/init.c), is graded again in a boot of its own, so a broken lab
+# sinks no other.  --test NAME runs that one test only.
 # --similarity (a submission's diff against the starter): each lab's result
 # also says how much of it is the code the lab's starter removed from 6.1
 # (similarity.c; not scored).
@@ -147,11 +148,9 @@ fi
 nboot=0
 RETRY=()
 boot_labs() {
-	local labs=$1 alone=$2 topology dtb ncpus mark cmark initrd timeout=0 \
+	local labs=$1 alone=$2 topology mark cmark initrd timeout=0 \
 		status=0 lab sec tests ps log
 	topology=$(lab_conf "${labs%% *}" TOPOLOGY)
-	dtb=$(topology_dtb "$topology") || grader_error "no device tree for $topology"
-	ncpus=$(topology_ncpus "$topology")
 	for lab in $labs; do
 		timeout=$((timeout + $(lab_conf "$lab" TIMEOUT)))
 	done
@@ -165,13 +164,14 @@ boot_labs() {
 	initrd=$log.cpio
 	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" \
 		LABS="$labs" MARK="$mark" CMARK="$cmark" TEST="$TEST"
-	qemu_argv "$ncpus" "$dtb" "$IMAGE" "$initrd" "$log.results.log"
+	qemu_argv "$topology" "$IMAGE" "$initrd" "$log.results.log" ||
+		grader_error "no device tree for $topology"
 	: >"$log.results.log"
 	: >"$log.console.log"
 	# In the sandbox, QEMU and expect write these two logs and nothing else.
 	[ -z "$SLOTDIR" ] || sandbox_own "$log.console.log" "$log.results.log" "$initrd"
 	stage_start "boot $nboot ($topology, labs $labs)"
-	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$dtb" \
+	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$QEMU_DTB" \
 		--rw "$log.console.log" --rw "$log.results.log" -- \
 		"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
 		-- "${QEMU_ARGV[@]}" || status=$?
@@ -222,7 +222,7 @@ if [ -z "$VERDICT" ]; then
 		boot_labs "$labs" "$alone"
 	done
 	for lab in "${RETRY[@]}"; do
-		stage "lab $lab: graded again in a boot of its own (an earlier lab's kernel trouble interrupted it)"
+		stage "lab $lab: graded again in a boot of its own (an earlier lab in that boot had kernel trouble, or left the machine changed: see its result)"
 		boot_labs "$lab" 1
 	done
 fi

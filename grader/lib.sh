@@ -41,16 +41,19 @@ qemu_machine_args() {
 	echo "-machine virt -cpu cortex-a53 -smp $1 -m 256 -nographic -no-reboot -nic none"
 }
 
-# qemu_argv NCPUS DTB IMAGE INITRD RESULTS [APPEND...]: sets QEMU_ARGV to
-# the command line of a lab boot: the serial console on standard output
-# (the kernel's printk), the tests' results channel (a virtio console, the
-# guest's /dev/hvc0) into the file RESULTS.
+# qemu_argv TOPOLOGY IMAGE INITRD RESULTS [APPEND...]: sets QEMU_ARGV to
+# the command line of a boot on the machine TOPOLOGY (grader/topologies/):
+# the serial console on standard output (the kernel's printk), the tests'
+# results channel (a virtio console, the guest's /dev/hvc0) into the file
+# RESULTS; and QEMU_DTB to the machine's device tree.  Fails when that
+# device tree cannot be made.
 qemu_argv() {
-	local ncpus=$1 dtb=$2 image=$3 initrd=$4 results=$5
-	shift 5
+	local topology=$1 image=$2 initrd=$3 results=$4
+	shift 4
+	QEMU_DTB=$(topology_dtb "$topology") || return 1
 	# shellcheck disable=SC2207
-	QEMU_ARGV=(qemu-system-aarch64 $(qemu_machine_args "$ncpus")
-		-kernel "$image" -initrd "$initrd" -dtb "$dtb"
+	QEMU_ARGV=(qemu-system-aarch64 $(qemu_machine_args "$(topology_ncpus "$topology")")
+		-kernel "$image" -initrd "$initrd" -dtb "$QEMU_DTB"
 		-chardev "file,id=results,path=${results//,/,,}"
 		-device virtio-serial-device -device virtconsole,chardev=results
 		-append "earlycon console=ttyAMA0 rdinit=/init panic=-1 oops=panic $*")

@@ -29,6 +29,9 @@
  *   - a section that began after the first splat, or never began, was
  *     interrupted: parse writes nothing and exits 3, and the grader boots
  *     that lab again on its own (--alone), where every splat is its own.
+ *     A section never begins after a lab that left the machine changed
+ *     ("schedlab: C changed S WHAT": the init ends the boot there); S's
+ *     result says so.
  *
  * Each log line is cleaned before it is read (results.h: valid UTF-8, no
  * escape sequences or control characters); on the console a CR starts a
@@ -295,6 +298,7 @@ struct console_view {
 	enum verdict any;	/* worst splat anywhere */
 	int any_line;		/* its line (the first is first_splat) */
 	int ignored_in, ignored_any;	/* unmarked result-like lines */
+	char changed[LINE_MAX_LEN / 2];	/* how S left the machine, or "" */
 };
 
 /* "schedlab: C WORD [ARG]" anywhere in @line: WORD's start, or NULL. */
@@ -340,6 +344,11 @@ static void read_console(const char *path, const char *cmark,
 				ours = 1, cv->begin = n;
 			else if (!strncmp(sec, "end ", 4) && ours)
 				ours = 0, cv->end = n;
+			else if (!strncmp(sec, "changed ", 8) &&
+				 !strncmp(sec + 8, res.lab, strlen(res.lab)) &&
+				 sec[8 + strlen(res.lab)] == ' ')
+				snprintf(cv->changed, sizeof(cv->changed), "%s",
+					 sec + 9 + strlen(res.lab));
 			continue;
 		}
 		if (result_like(line)) {
@@ -446,7 +455,11 @@ static int judge_boot(const char *console, const char *results,
 			 res.tests[dup].name, nr_results[dup]);
 	}
 	ignored = alone ? cv.ignored_any : cv.ignored_in;
-	if (ignored && res.verdict == V_OK)
+	if (cv.changed[0] && res.verdict == V_OK)
+		snprintf(res.detail, sizeof(res.detail),
+			 "after its tests the machine was not as at boot (%s): the labs after it were graded in boots of their own",
+			 cv.changed);
+	else if (ignored && res.verdict == V_OK)
 		snprintf(res.detail, sizeof(res.detail),
 			 "%d result-like console line(s) outside the tests' channel were ignored",
 			 ignored);

@@ -35,8 +35,7 @@ guest_boot() {
 	sed "s/@CMARK@/$cm/" "$ST/boot/$name.sh" >"$root/init"
 	chmod +x "$root/init"
 	(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$BT/$name.cpio"
-	qemu_argv "$(topology_ncpus "$topology")" "$(topology_dtb "$topology")" "$IMAGE" \
-		"$BT/$name.cpio" "$BT/$name.results" "$@"
+	qemu_argv "$topology" "$IMAGE" "$BT/$name.cpio" "$BT/$name.results" "$@"
 	t0=$(date +%s%N)
 	BOOT_STATUS=0
 	"$KIT/grader/boot.exp" "$cm" 120 "$BT/$name.console" "$BT/$name.results" \
