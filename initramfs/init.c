@@ -179,23 +179,27 @@ static void suite(const char *name, const char *binary)
 /*
  * What a lab must leave as it found it, so that the next lab of the boot
  * runs on the same machine: these files' contents (the CPUs online, the
- * sysctls the labs write, the kit's deadline bandwidth, root domain and
- * capacity of each CPU), and no process but this one.  (A control group
- * the tests left is no change: with no task in it, nothing the labs see
- * depends on it, and a cpuset partition shows in the root domains.)
- * Deadline bandwidth comes back
- * at a task's 0-lag time, after it is gone, and a CPU brought online
- * rejoins the root domain from a work item: a lab gets KEEP_WAIT_MS for
- * it, what the tests give it too (labs/lib: SL_DL_IDLE_MS).
+ * sysctls the labs write, the kit's deadline bandwidth and root domain of
+ * each CPU), and no process but this one.  Not the CPUs' capacity_of(),
+ * which RT and deadline tasks lower for a while after they are gone, nor
+ * control groups: with no task in it, nothing the labs see depends on a
+ * group the tests left, and a cpuset partition shows in the root domains.
+ * Deadline bandwidth comes back at a task's 0-lag time, after it is gone,
+ * and a CPU brought online rejoins the root domain from a work item: a lab
+ * gets KEEP_WAIT_MS for it, what the tests give it too (labs/lib:
+ * SL_DL_IDLE_MS).
  */
-static const char *const kept_files[] = {
-	"/sys/devices/system/cpu/online",
-	"/proc/sys/kernel/sched_rt_period_us",
-	"/proc/sys/kernel/sched_rt_runtime_us",
-	"/proc/sys/kernel/sched_util_clamp_min",
-	"/proc/sys/kernel/sched_util_clamp_max",
-	"/proc/sys/kernel/sched_util_clamp_min_rt_default",
-	"/sys/kernel/debug/schedlab/dl",
+static const struct {
+	const char *path;
+	const char *cut;	/* each line is kept up to this, if given */
+} kept_files[] = {
+	{ "/sys/devices/system/cpu/online", NULL },
+	{ "/proc/sys/kernel/sched_rt_period_us", NULL },
+	{ "/proc/sys/kernel/sched_rt_runtime_us", NULL },
+	{ "/proc/sys/kernel/sched_util_clamp_min", NULL },
+	{ "/proc/sys/kernel/sched_util_clamp_max", NULL },
+	{ "/proc/sys/kernel/sched_util_clamp_min_rt_default", NULL },
+	{ "/sys/kernel/debug/schedlab/dl", " capacity " },
 };
 #define NR_KEPT		(sizeof(kept_files) / sizeof(kept_files[0]))
 #define KEPT_SIZE	1024
@@ -211,6 +215,29 @@ static void read_file(const char *path, char *buf, size_t n)
 	buf[len] = '\0';
 	if (f)
 		fclose(f);
+}
+
+/* Kept file @i into @buf, each line up to its cut. */
+static void read_kept(size_t i, char *buf, size_t n)
+{
+	const char *cut = kept_files[i].cut;
+	char *s = buf, *out = buf;
+
+	read_file(kept_files[i].path, buf, n);
+	while (cut && *s) {
+		size_t len = strcspn(s, "\n"), keep = len;
+		char *c = strstr(s, cut);
+
+		if (c && c < s + len)
+			keep = c - s;
+		memmove(out, s, keep);
+		out += keep;
+		s += len;
+		if (*s == '\n')
+			*out++ = *s++;
+	}
+	if (cut)
+		*out = '\0';
 }
 
 /* The line of @s that differs from @t's, for a message. */
@@ -237,9 +264,9 @@ static int machine_changed(char *what, size_t n)
 	int changed = 0;
 
 	for (size_t i = 0; i < NR_KEPT && !changed; i++) {
-		read_file(kept_files[i], now, sizeof(now));
+		read_kept(i, now, sizeof(now));
 		if (strcmp(now, kept[i])) {
-			snprintf(what, n, "%s reads '%s', at boot '%s'", kept_files[i],
+			snprintf(what, n, "%s reads '%s', at boot '%s'", kept_files[i].path,
 				 first_change(now, kept[i], line[0], sizeof(line[0])),
 				 first_change(kept[i], now, line[1], sizeof(line[1])));
 			changed = 1;
@@ -344,7 +371,7 @@ int main(void)
 	}
 	booted();
 	for (size_t i = 0; i < NR_KEPT; i++)
-		read_file(kept_files[i], kept[i], sizeof(kept[i]));
+		read_kept(i, kept[i], sizeof(kept[i]));
 	for (char *lab = strtok_r(lab_list, " ", &save), *last = NULL; lab;
 	     last = lab, lab = strtok_r(NULL, " ", &save)) {
 		if (last && !keep_machine(last))

@@ -59,6 +59,7 @@ nq=$BT/no-qemu-bin
 mkdir -p "$nq"
 for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
 	for f in "$d"/*; do
+		[ -e "$f" ] || continue		# an empty folder's "*"
 		n=${f##*/}
 		case $n in qemu-system-*) continue ;; esac
 		[ -e "$nq/$n" ] || ln -s "$f" "$nq/$n"
