@@ -63,7 +63,10 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.config.schedlab" 2>/dev/null)" != 
 			"$OBJ/.config" "${FRAGMENTS[@]}") &&
 		"${KMAKE[@]}" olddefconfig
 	} >>"$LOG" 2>&1 || DIE_STATUS=2 die_log "$LOG" "kernel configuration failed"
+	# An option a later fragment sets again is checked for its last value,
+	# as merge_config.sh merges it.
 	lost=$(cat "${FRAGMENTS[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1=\2/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' |
+		tac | sort -s -u -t= -k1,1 |
 		while IFS='=' read -r opt val; do
 			got=$(sed -n "s/^$opt=\(.*\)/\1/p" "$OBJ/.config")
 			[ -n "$got" ] || got=n
