@@ -330,6 +330,7 @@ static void read_console(const char *path, const char *cmark,
 {
 	char raw[4096], line[4096];
 	int n = 0, ours = 0;
+	size_t lab_len = strlen(res.lab);
 	FILE *f = open_log(path);
 
 	*cv = (struct console_view){ .begin = -1, .end = -1, .first_splat = -1 };
@@ -345,10 +346,9 @@ static void read_console(const char *path, const char *cmark,
 			else if (!strncmp(sec, "end ", 4) && ours)
 				ours = 0, cv->end = n;
 			else if (!strncmp(sec, "changed ", 8) &&
-				 !strncmp(sec + 8, res.lab, strlen(res.lab)) &&
-				 sec[8 + strlen(res.lab)] == ' ')
+				 !strncmp(sec + 8, res.lab, lab_len) && sec[8 + lab_len] == ' ')
 				snprintf(cv->changed, sizeof(cv->changed), "%s",
-					 sec + 9 + strlen(res.lab));
+					 sec + 9 + lab_len);
 			continue;
 		}
 		if (result_like(line)) {

@@ -224,7 +224,9 @@ static void read_kept(size_t i, char *buf, size_t n)
 	char *s = buf, *out = buf;
 
 	read_file(kept_files[i].path, buf, n);
-	while (cut && *s) {
+	if (!cut)
+		return;
+	while (*s) {
 		size_t len = strcspn(s, "\n"), keep = len;
 		char *c = strstr(s, cut);
 
@@ -236,8 +238,7 @@ static void read_kept(size_t i, char *buf, size_t n)
 		if (*s == '\n')
 			*out++ = *s++;
 	}
-	if (cut)
-		*out = '\0';
+	*out = '\0';
 }
 
 /* The line of @s that differs from @t's, for a message. */

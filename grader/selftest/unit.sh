@@ -13,11 +13,11 @@
 # before a marked line, a CR hiding a splat, a test reported twice - a
 # check failing in a test's set-up or clean-up (Check's "S" line),
 # durations, and a lab that left the machine changed (changed/: a lab the
-# init never began after it).  Each output is compared with the expected one kept beside it
-# (UPDATE=1 rewrites them: review the diff); every output must be valid
-# whatever the guest printed.  Then the report's other formats: the
-# gradebook of a class with hostile names, and the results.json of a
-# submission the grader could not grade.  And the similarity to 6.1
+# init never began after it).  Each output is compared with the expected
+# one kept beside it (UPDATE=1 rewrites them: review the diff); every
+# output must be valid whatever the guest printed.  Then the report's
+# other formats: the gradebook of a class with hostile names, and the
+# results.json of a submission the grader could not grade.  And the similarity to 6.1
 # (similarity.c) on a toy kernel file (similarity/).
 
 stage "grader unit tests (recorded logs)"

@@ -498,7 +498,7 @@ START_TEST(test_shrink_refused_when_full)
 	keep_cap = cap[last];
 	hold = limit_bw(keep_cap) + h;
 	cpu_range(cpulist, sizeof(cpulist), first, last);
-	snprintf(keep, sizeof(keep), "%d", last);
+	cpu_range(keep, sizeof(keep), last, last);
 	sl_partition_make(PART, cpulist);
 	filler = fill(PART, last, hold, &bw, "filling the partition");
 	ret = sl_cg_try_write(PART, "cpuset.cpus", keep);
