@@ -515,7 +515,10 @@ START_TEST(test_shrink_refused_when_full)
 }
 END_TEST
 
-/* A SCHED_FIFO task that spins on @cpu until killed. */
+/*
+ * A SCHED_FIFO task that keeps @cpu busy until killed: it spins, and rests
+ * 1 ms of every 20.  The rest is for the CPU's ksoftirqd (see below).
+ */
 static void rt_spinner(const void *arg, void *res)
 {
 	struct sched_param fifo = { .sched_priority = 1 };
@@ -526,20 +529,25 @@ static void rt_spinner(const void *arg, void *res)
 	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
 		sl_child_fail("becoming SCHED_FIFO", -errno);
 	sl_child_ready();
-	for (;;)
-		;
+	for (;;) {
+		double rest = sl_now_ms() + 19;
+
+		while (sl_now_ms() < rest)
+			;
+		usleep(1000);
+	}
 }
 
 /*
  * Wait until the load balancer has lowered @cpu's capacity_of() (the
  * kit's debugfs file) below half its original capacity, for at most
- * @bound_ms; return the capacity last read.  A SCHED_FIFO task's PELT
- * signal passes half the CPU after 32 ms (its half-life), and a busy CPU
- * balances itself, updating its capacity_of(), every 128 ms at most.
- * Balancing is a softirq, though, and once the CPU's ksoftirqd is
- * runnable softirqs wait for it, which the spinner starves until RT
- * throttling (sched_rt_runtime_us of each sched_rt_period_us) leaves the
- * CPU to it: within one RT period.
+ * @bound_ms; return the capacity last read.  The spinner's PELT signal
+ * (95% of the CPU) passes half the CPU after about 35 ms (32 ms is its
+ * half-life), and a busy CPU balances itself, updating its capacity_of(),
+ * every 128 ms at most.  Balancing is a softirq, though, and once the
+ * CPU's ksoftirqd is runnable softirqs wait for it: a spinner that never
+ * rested would starve it until RT throttling (sched_rt_runtime_us of each
+ * sched_rt_period_us) left the CPU to it, up to a whole RT period.
  */
 static unsigned long wait_rt_pressure(int cpu, long bound_ms)
 {
