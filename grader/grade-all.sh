@@ -124,7 +124,7 @@ done
 
 # worker N: grade the entries i with i % JOBS_N == N, in slot N.
 worker() {
-	local w=$1 i e name folder out s status
+	local w=$1 i e name folder out s status why
 	for ((i = w; i < ${#todo[@]}; i += JOBS_N)); do
 		e=${todo[$i]}
 		name=$(student_name "$e")
@@ -148,8 +148,10 @@ worker() {
 			echo "$s" >"$out/.graded.tmp"
 			mv "$out/.graded.tmp" "$out/.graded"
 		else
-			printf '%q: the grader failed, nothing graded: %s (see %s)\n' "${e##*/}" \
-				"$(grep -E '^(grader )?error: ' "$out/stages.log" | tail -n 1 | sed -E 's/^(grader )?error: //')" "$out/stages.log" |
+			# Its "error:" line, or else the log's last.
+			why=$(grep -E '^(grader )?error: ' "$out/stages.log" | tail -n 1 | sed -E 's/^(grader )?error: //' || true)
+			[ -n "$why" ] || why=$(tail -n 1 "$out/stages.log")
+			printf '%q: the grader failed, nothing graded: %s (see %s)\n' "${e##*/}" "$why" "$out/stages.log" |
 				tee -a "$ERRORS" >&2
 		fi
 	done

@@ -67,7 +67,7 @@ done
 TESTS=$BUILD/tests
 TOOLS=$BUILD/grader
 mkdir -p "$OUT" "$BUILD/dtb"
-rm -f "$OUT"/lab*.result "$OUT"/*.log "$OUT"/lab*.trace "$OUT"/lab*.svg \
+rm -f "$OUT"/lab*.result "$OUT"/boot*.log "$OUT"/lab*.trace "$OUT"/lab*.svg \
 	"$OUT/results.json" "$OUT/junit.xml"
 
 # A fault of this machine, not of the submission: say so, score nothing.
@@ -172,6 +172,7 @@ boot_labs() {
 	[ -z "$SLOTDIR" ] || sandbox_own "$log.console.log" "$log.results.log" "$initrd"
 	stage_start "boot $nboot ($topology, labs $labs)"
 	sandbox_run "$SLOTDIR" --stage boot --time $((timeout + 60)) --ro "$initrd" --ro "$QEMU_DTB" \
+		--ro "${QEMU_ARGV[0]}" \
 		--rw "$log.console.log" --rw "$log.results.log" -- \
 		"$KIT/grader/boot.exp" "$cmark" "$timeout" "$log.console.log" "$log.results.log" \
 		-- "${QEMU_ARGV[@]}" || status=$?

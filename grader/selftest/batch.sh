@@ -115,3 +115,18 @@ rm -f "$KIT/labs/.selftest-kit-change"
 n=$(grep -c 'already graded' "$SELF/batch-kit.log")
 if [ "$n" = 0 ]; then st_ok; else st_ko "after a kit change $n of 4 students were not regraded"; fi
 class_right "after a kit change"
+
+stage "a grader failure in a batch: its reason shown, its log kept"
+# No initramfs to boot: the fault of this machine, after the build.
+rm -rf "$SELF/batch-out/broken" "$B/broken"
+mkdir -p "$B/broken"
+: >"$B/broken/dave.patch"
+INITRAMFS=$SELF/batch-no-initramfs.cpio "$KIT/grader/grade-all.sh" --submissions "$B/broken" \
+	--out "$SELF/batch-out/broken" --labs 01 -j 1 >"$SELF/batch-broken.log" 2>&1
+line=$(grep '^dave.patch: ' "$SELF/batch-out/broken/grader-errors.txt" 2>/dev/null)
+if [[ $line == *"the grader failed, nothing graded: "*batch-no-initramfs.cpio*"(see $SELF/batch-out/broken/dave/stages.log)" ]] &&
+	grep -q 'batch-no-initramfs.cpio' "$SELF/batch-out/broken/dave/stages.log"; then
+	st_ok
+else
+	st_ko "a grader failure in a batch: reason or log lost: '$line' (log: $SELF/batch-broken.log)"
+fi
