@@ -96,13 +96,18 @@ $(BUILD)/setup-check/check-program: grader/setup-check.c
 build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
-# ---- host tools: parser, report writer, timeline renderer, similarity -------
+# ---- host tools: parser, report writer, timeline renderer, similarity, -----
+# ---- and the launcher every boot runs QEMU with ------------------------------
+QEMU_LAUNCHER := $(BUILD)/grader/small-pages
 TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline \
-	$(BUILD)/grader/similarity
+	$(BUILD)/grader/similarity $(QEMU_LAUNCHER)
 tools: $(TOOLS)
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c
+$(QEMU_LAUNCHER): grader/small-pages.c
+	@mkdir -p $(@D)
+	@gcc $(HOST_CFLAGS) -o $@ $<
 
 # ---- stage 4: test binaries and the initramfs -------------------------------
 # The guest's init (initramfs/init.c); test binaries and it are stripped:
@@ -194,10 +199,10 @@ test: setup initramfs tools
 
 # ---- looking inside: a shell on the kernel under test, gdb on it -------------
 # One lab's machine (default: lab 1).
-shell: setup $(SHELL_INITRAMFS)
+shell: setup $(SHELL_INITRAMFS) $(QEMU_LAUNCHER)
 	@grader/explore.sh shell $(or $(LAB),1)
 
-gdb: setup $(SHELL_INITRAMFS)
+gdb: setup $(SHELL_INITRAMFS) $(QEMU_LAUNCHER)
 	@grader/explore.sh gdb $(or $(LAB),1)
 
 console:

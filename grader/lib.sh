@@ -36,16 +36,9 @@ die_log() {
 
 # qemu_machine_args NCPUS: the guest machine, the same for dumpdtb and boot.
 # No network device: the guest needs none (and the default one wants a boot
-# ROM from ipxe-qemu).  The guest's RAM is a memfd, in 4 KiB pages, not
-# QEMU's default anonymous memory in transparent huge pages: on a virtual
-# machine whose hypervisor takes free memory back (free page reporting),
-# each huge page the guest first touches comes back from the hypervisor,
-# and a boot right after a kernel build took 0.6-0.8 s longer (lab 1's
-# boot 2.8-2.9 s, with a memfd 2.2-2.5 s).
+# ROM from ipxe-qemu).
 qemu_machine_args() {
-	local ram=256M
-	echo "-machine virt,memory-backend=ram -object memory-backend-memfd,id=ram,size=$ram" \
-		"-cpu cortex-a53 -smp $1 -m $ram -nographic -no-reboot -nic none"
+	echo "-machine virt -cpu cortex-a53 -smp $1 -m 256 -nographic -no-reboot -nic none"
 }
 
 # qemu_argv TOPOLOGY IMAGE INITRD RESULTS [APPEND...]: sets QEMU_ARGV to
@@ -53,17 +46,20 @@ qemu_machine_args() {
 # the serial console on standard output (the kernel's printk), the tests'
 # results channel (a virtio console, the guest's /dev/hvc0) into the file
 # RESULTS; and QEMU_DTB to the machine's device tree.  Fails when that
-# device tree cannot be made.  rcupdate.rcu_expedited=1: synchronize_rcu()
-# ends its grace period with IPIs instead of waiting for every CPU's tick,
-# and the labs' CPU hotplug, cpuset partitions and cgroup writes wait for
-# many: every lab's tests in one boot took 7.7-7.8 s with it, 8.5-8.8 s
-# without (interleaved boots).  RCU's lockdep checks are the same.
+# device tree cannot be made.  QEMU runs in small pages, through the host
+# tool small-pages ("make tools"; why: small-pages.c).
+# rcupdate.rcu_expedited=1: synchronize_rcu() ends its grace period with
+# IPIs instead of waiting for every CPU's tick, and the labs' CPU hotplug,
+# cpuset partitions and cgroup writes wait for many: every lab's tests in
+# one boot took 7.7-7.8 s with it, 8.5-8.8 s without (interleaved boots).
+# RCU's lockdep checks are the same.
 qemu_argv() {
 	local topology=$1 image=$2 initrd=$3 results=$4
 	shift 4
 	QEMU_DTB=$(topology_dtb "$topology") || return 1
 	# shellcheck disable=SC2207
-	QEMU_ARGV=(qemu-system-aarch64 $(qemu_machine_args "$(topology_ncpus "$topology")")
+	QEMU_ARGV=("$BUILD/grader/small-pages" qemu-system-aarch64
+		$(qemu_machine_args "$(topology_ncpus "$topology")")
 		-kernel "$image" -initrd "$initrd" -dtb "$QEMU_DTB"
 		-chardev "file,id=results,path=${results//,/,,}"
 		-device virtio-serial-device -device virtconsole,chardev=results
