@@ -141,6 +141,12 @@ int sl_spawn_sleepers(pid_t *pids, int n)
 				pause();
 		}
 	}
+	/*
+	 * Until a child sleeps it is queued, and /proc/PID/sched shows the
+	 * clamps it was queued with, not those a test gave it since.
+	 */
+	for (int i = 0; i < n; i++)
+		sl_wait_asleep(pids[i], 0, "it was forked");
 	return 0;
 }
 

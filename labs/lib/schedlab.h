@@ -79,8 +79,9 @@ long sl_rt_runtime_us(void);
 long sl_rt_period_us(void);
 
 /*
- * Children that sleep until killed.  sl_spawn_sleepers() forks @n of them;
- * sl_reap() kills and waits for every pid in @pids.
+ * Children that sleep until killed.  sl_spawn_sleepers() forks @n of them
+ * and returns once each sleeps; sl_reap() kills and waits for every pid in
+ * @pids.
  */
 int sl_spawn_sleepers(pid_t *pids, int n);
 void sl_reap(pid_t *pids, int n);
