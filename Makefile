@@ -43,7 +43,7 @@ TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
 .PHONY: help setup build grade grade-all gradescope reference release test bench clean tools tests initramfs \
-	shell gdb console
+	shell gdb console image
 
 help:
 	@echo "schedlab - capacity-aware SCHED_DEADLINE and uclamp labs"
@@ -75,6 +75,8 @@ else
 	@echo "  make test             this course's kit on this machine: the grader's own tests, and"
 	@echo "                        the starter scores 0 on every lab (it has no solutions to check)"
 endif
+	@echo "  make image            the kit's container image (Containerfile), with podman"
+	@echo "                        (ENGINE=docker: docker); README.md says how to use it"
 	@echo "  make clean            remove build outputs (keeps the kernel tree and sysroot)"
 	@echo "  V=1                   with build, grade, shell, gdb: every compiler command"
 	@echo
@@ -207,6 +209,10 @@ gdb: setup $(SHELL_INITRAMFS) $(QEMU_LAUNCHER)
 
 console:
 	@grader/explore.sh console
+
+# ---- the kit's container image ------------------------------------------------
+image:
+	@grader/container.sh build
 
 ifeq ($(STUDENT_KIT),)
 grade-all: setup initramfs tools

@@ -66,16 +66,79 @@ qemu_argv() {
 		-append "earlycon console=ttyAMA0 rdinit=/init panic=-1 oops=panic rcupdate.rcu_expedited=1 $*")
 }
 
-# arm64_apt apt-get|apt-cache ARGS: Debian's arm64 archive through apt's own
-# client, with a package list of its own in $BUILD/apt (made by setup-host.sh;
-# the host's dpkg is never told about arm64, nothing is installed).
-arm64_apt() {
+# What the kit takes from Debian 12 ("bookworm"), whatever the host: the
+# kernel source (linux-source-6.1, which only Debian 12 has) and the guest's
+# arm64 userland.  Fetched with the host's own apt, through a package list of
+# the kit's own in $BUILD/apt (never the host's sources, never installed),
+# and checked against Debian's archive keys (the host's debian-archive-keyring
+# package).  DEBIAN12_MIRROR and DEBIAN12_SECURITY choose the mirrors.
+DEBIAN12_MIRROR=${DEBIAN12_MIRROR:-http://deb.debian.org/debian}
+DEBIAN12_SECURITY=${DEBIAN12_SECURITY:-http://deb.debian.org/debian-security}
+DEBIAN_KEYRING=${DEBIAN_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+
+# debian12_apt apt-get|apt-cache ARGS: apt on that package list, for arm64
+# (and arch-all packages); only one at a time in this kit (flock: two makes
+# started together would write the same lists).
+debian12_apt() {
 	local a=$BUILD/apt tool=$1
 	shift
-	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
-	"$tool" -q -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache" \
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/parts"
+	cat >"$a/sources.list" <<SOURCES
+deb [signed-by=$DEBIAN_KEYRING] $DEBIAN12_MIRROR bookworm main
+deb [signed-by=$DEBIAN_KEYRING] $DEBIAN12_MIRROR bookworm-updates main
+deb [signed-by=$DEBIAN_KEYRING] $DEBIAN12_SECURITY bookworm-security main
+SOURCES
+	: >"$a/status"
+	kit_lock "$a/.lock" "$tool" -q -o "Dir::Etc::SourceList=$a/sources.list" \
+		-o "Dir::Etc::SourceParts=$a/parts" -o "Dir::Etc::PreferencesParts=$a/parts" \
+		-o "Dir::Etc::Preferences=$a/parts/none" -o "Dir::State::status=$a/status" \
+		-o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache" \
 		-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
 		-o Debug::NoLocking=1 -o APT::Sandbox::User="$(id -un)" "$@"
+}
+
+# debian12_fetch DIR PKG...: download PKGs (exact names) from Debian 12 into
+# DIR, and check that each file is the package asked for: apt reads a name
+# it does not know as a pattern, and would fetch whatever matches it.
+debian12_fetch() {
+	local dir=$1 p f
+	shift
+	(cd "$dir" && debian12_apt apt-get download "$@") || return 1
+	for p in "$@"; do
+		f=$(compgen -G "$dir/${p}_*.deb") && [ "$(wc -l <<<"$f")" = 1 ] ||
+			{ echo "apt-get fetched no package named $p, or more than one" >&2; return 1; }
+		[ "$(dpkg-deb -f "$f" Package)" = "$p" ] ||
+			{ echo "$f is not the package $p" >&2; return 1; }
+	done
+}
+
+# The kernel source fetched from Debian 12 (setup-host.sh), and its version.
+LINUX_TARBALL=$BUILD/debian12/usr/src/linux-source-6.1.tar.xz
+LINUX_SOURCE_VERSION=$BUILD/debian12/linux-source.version
+
+# sysroot_busybox: the guest's busybox in the sysroot (/bin or, in a merged
+# /usr, /usr/bin).
+sysroot_busybox() {
+	local b
+	for b in "$BUILD/sysroot/bin/busybox" "$BUILD/sysroot/usr/bin/busybox"; do
+		[ ! -x "$b" ] || { echo "$b"; return 0; }
+	done
+	echo "$BUILD/sysroot/bin/busybox"
+}
+
+# kit_lock FILE CMD...: CMD while holding FILE's lock; says so when another
+# make of this kit holds it.
+kit_lock() {
+	local file=$1
+	shift
+	(
+		exec 9>"$file"
+		flock -n 9 || {
+			echo "  waiting for another make in this kit ($file)" >&2
+			flock 9
+		}
+		"$@"
+	)
 }
 
 # topology_dtb NAME: the guest's device tree for topology NAME

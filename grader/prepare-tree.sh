@@ -14,7 +14,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+TARBALL=${TARBALL:-$LINUX_TARBALL}
 GIT="kit_git -C $KSRC"
 
 # extract: the tarball into $KSRC, as a new git repository.

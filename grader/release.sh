@@ -70,7 +70,7 @@ while read -r st path; do
 	git -C "$tmp/tree" show "HEAD:$path" >"$OUT/starter/linux/$path"
 done <"$tmp/changes"
 git -C "$tmp/tree" rev-parse 'HEAD^{tree}' >"$OUT/starter/tree"
-dpkg-query -W -f='linux-source-6.1 ${Version}\n' linux-source-6.1 >"$OUT/starter/linux-source" 2>/dev/null ||
+{ printf 'linux-source-6.1 ' && cat "$LINUX_SOURCE_VERSION"; } >"$OUT/starter/linux-source" 2>/dev/null ||
 	echo "linux-source-6.1 (version unknown)" >"$OUT/starter/linux-source"
 
 stage "wrote $OUT: $(find "$OUT" -type f | wc -l) files; the starter's: $(cut -f2 "$tmp/changes" | paste -sd' ')"

@@ -44,7 +44,7 @@ shell)
 	mkdir -p "$stagedir"/{bin,sbin,usr/bin,usr/sbin,etc/tips,etc/rt-app,tests}
 	cp -a "$root"/. "$stagedir/"
 	rm -f "$stagedir/.done"
-	install -m 755 "$BUILD/sysroot/bin/busybox" "$stagedir/bin/busybox"
+	install -m 755 "$(sysroot_busybox)" "$stagedir/bin/busybox"
 	ln -s busybox "$stagedir/bin/sh"
 	install -m 755 "$here/shell.sh" "$stagedir/etc/shell.sh"
 	cp "$here"/rt-app/*.json "$stagedir/etc/rt-app/"

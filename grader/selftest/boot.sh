@@ -30,7 +30,7 @@ guest_boot() {
 	shift
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/dev" "$root/proc"
-	cp "$BUILD/sysroot/bin/busybox" "$root/bin/busybox"
+	cp "$(sysroot_busybox)" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 	sed "s/@CMARK@/$cm/" "$ST/boot/$name.sh" >"$root/init"
 	chmod +x "$root/init"
