@@ -58,6 +58,9 @@ rm -rf "$B"
 mkdir -p "$B"
 : >"$LOG"
 echo "schedlab bench: $(nproc) cores, $RUNS runs a figure (median), labs $(all_labs)"
+# The host: the figures differ between hosts' compilers and QEMUs.
+echo "  host: $(. /etc/os-release && echo "$PRETTY_NAME"), $(aarch64-linux-gnu-gcc -dumpfullversion 2>/dev/null |
+	sed 's/^/GCC /'), $(qemu-system-aarch64 --version | head -n 1 | sed 's/ emulator version//')"
 
 cold=$(ms "${MK[@]}" grade)
 printf '  %-34s %6.1f s   (setup, extract, first build, every lab on the starter)\n' \

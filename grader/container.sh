@@ -11,7 +11,9 @@
 #
 # podman (or docker: ENGINE=docker).  On a host whose cgroups are not all
 # version 2 (hybrid), podman needs runc and cgroupfs (crun refuses); the
-# container's open-file limit is asked no higher than this shell's hard one.
+# container's open-file limit is asked no higher than this shell's hard
+# one, and its process limit is 4096: runc could not set podman's defaults
+# here (nor this shell's hard process limit, 96555).
 # The network is the host's (--network host): the image build installs
 # packages and make grade fetches Debian 12's, nothing else needs one.
 set -euo pipefail
@@ -24,8 +26,8 @@ engine=("$ENGINE")
 if [ "$ENGINE" = podman ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then
 	engine+=(--runtime runc --cgroup-manager cgroupfs)
 fi
-hard=$(ulimit -Hn)
-limits=(--ulimit "nofile=$hard:$hard")
+limits=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)")
+limits+=(--ulimit nproc=4096:4096)
 
 case ${1:-} in
 build)

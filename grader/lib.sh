@@ -126,17 +126,20 @@ sysroot_busybox() {
 	echo "$BUILD/sysroot/bin/busybox"
 }
 
-# kit_lock FILE CMD...: CMD while holding FILE's lock; says so when another
-# make of this kit holds it.
+# hold_lock FILE: hold FILE's lock (flock) until this shell exits; says so
+# when another make of this kit holds it.
+hold_lock() {
+	exec {KIT_LOCK_FD}>"$1"
+	flock -n "$KIT_LOCK_FD" || {
+		echo "  waiting for another make in this kit ($1)" >&2
+		flock "$KIT_LOCK_FD"
+	}
+}
+# kit_lock FILE CMD...: CMD while holding FILE's lock.
 kit_lock() {
-	local file=$1
-	shift
 	(
-		exec 9>"$file"
-		flock -n 9 || {
-			echo "  waiting for another make in this kit ($file)" >&2
-			flock 9
-		}
+		hold_lock "$1"
+		shift
 		"$@"
 	)
 }

@@ -16,6 +16,9 @@ set -euo pipefail
 
 TARBALL=${TARBALL:-$LINUX_TARBALL}
 GIT="kit_git -C $KSRC"
+# Two makes of this kit started together set up one at a time; the second
+# then finds the work done.
+hold_lock "$BUILD/setup.lock"
 
 # extract: the tarball into $KSRC, as a new git repository.
 extract() {

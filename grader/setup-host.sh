@@ -37,6 +37,9 @@ HOST_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 DEBIAN12_PKGS="linux-source-6.1"
 ARM64_PKGS="busybox-static check libsubunit-dev"
 SYSROOT=$BUILD/sysroot
+# Two makes of this kit started together set up one at a time; the second
+# then finds the work done.
+hold_lock "$BUILD/setup.lock"
 LOG=$BUILD/setup.log
 : >"$LOG"
 

@@ -6,8 +6,10 @@
 # tree and grades the empty submission once, so that the grading slot's
 # kernel is built and every student's submission is an incremental build.
 #
-# Needs a Debian 12 base image (for linux-source-6.1); elsewhere, put
-# Debian's linux-source-6.1.tar.xz in the bundle and set TARBALL to it.
+# The base image's packages give the tools; the kernel source and the
+# guest's userland come from Debian 12's archive whatever the base (its
+# debian-archive-keyring must know Debian 12's keys: README.md, "Where it
+# runs").
 set -euo pipefail
 cd "$(dirname "$0")"
 export DEBIAN_FRONTEND=noninteractive
