@@ -99,15 +99,17 @@ build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
 # ---- host tools: parser, report writer, timeline renderer, similarity, -----
-# ---- and the launcher every boot runs QEMU with ------------------------------
+# ---- the launcher every boot runs QEMU with, the sandbox's no-network -------
 QEMU_LAUNCHER := $(BUILD)/grader/small-pages
+# The sandbox's uid isolation runs each stage through no-network.
+LAUNCHERS := $(QEMU_LAUNCHER) $(BUILD)/grader/no-network
 TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline \
-	$(BUILD)/grader/similarity $(QEMU_LAUNCHER)
+	$(BUILD)/grader/similarity $(LAUNCHERS)
 tools: $(TOOLS)
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)
 	@gcc $(HOST_CFLAGS) -o $@ $< grader/results.c
-$(QEMU_LAUNCHER): grader/small-pages.c
+$(LAUNCHERS): $(BUILD)/grader/%: grader/%.c
 	@mkdir -p $(@D)
 	@gcc $(HOST_CFLAGS) -o $@ $<
 

@@ -8,6 +8,8 @@
 #                                  kit) mounted at /kit as its working folder
 #   container.sh base TAG          a Debian 12 base image TAG made here with
 #                                  mmdebstrap (no registry: CI pulls nothing)
+#   container.sh engine ARGS...    the engine itself, with this host's options
+#                                  (those below; the limits for build and run)
 #
 # podman (or docker: ENGINE=docker).  On a host whose cgroups are not all
 # version 2 (hybrid), podman needs runc and cgroupfs (crun refuses); the
@@ -30,6 +32,13 @@ limits=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)")
 limits+=(--ulimit nproc=4096:4096)
 
 case ${1:-} in
+engine)
+	shift
+	case ${1:-} in
+	build | run) "${engine[@]}" "$1" "${limits[@]}" "${@:2}" ;;
+	*) "${engine[@]}" "$@" ;;
+	esac
+	;;
 build)
 	base=()
 	[ -z "${2:-}" ] || base=(--build-arg "BASE=$2")
@@ -52,7 +61,7 @@ base)
 	rm -f "$tar"
 	;;
 *)
-	echo "usage: container.sh build [BASE] | run DIR CMD... | base TAG" >&2
+	echo "usage: container.sh build [BASE] | run DIR CMD... | base TAG | engine ARGS..." >&2
 	exit 2
 	;;
 esac

@@ -42,6 +42,9 @@ DIE_STATUS=2
 
 # Largest submission and change graded, in bytes (a lab's is a few KB).
 SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
+# Largest repository copied in (KIND=repo: the student's whole tree, history
+# included; the kit's is about 250 MB).
+REPO_MAX=${REPO_MAX:-1073741824}
 
 SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST=
 while [ $# -gt 0 ]; do
@@ -58,8 +61,10 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 [ -n "$SUB" ] && [ -n "$OUT" ] || die "usage: grade-submission.sh --submission PATH --out DIR"
-[ -e "$SUB" ] || die "no submission at $SUB"
-SUB=$(realpath -e -- "$SUB")
+[ -e "$SUB" ] || [ -L "$SUB" ] || die "no submission at $SUB"
+# Its folder resolved, not the submission itself: a symbolic link is
+# refused below, never followed.
+SUB=$(realpath -e -- "$(dirname -- "$SUB")")/$(basename -- "$SUB")
 [[ $SLOT =~ ^[0-9]+$ ]] || die "--slot takes a number"
 [ -n "$LABS" ] || LABS=$(all_labs)
 mkdir -p -- "$OUT"
@@ -67,7 +72,9 @@ OUT=$(realpath -e -- "$OUT")
 NAME=$(basename -- "$SUB")
 NAME=${NAME//[![:print:]]/?}
 if [ -z "$KIND" ]; then
-	if [ -d "$SUB" ]; then
+	if [ -L "$SUB" ]; then
+		KIND=patch
+	elif [ -d "$SUB" ]; then
 		KIND=folder
 	elif head -c 16 "$SUB" | grep -qa '^# v[23] git bundle'; then
 		KIND=bundle
@@ -76,15 +83,25 @@ if [ -z "$KIND" ]; then
 	fi
 fi
 case $KIND in
-patch | bundle) [ -f "$SUB" ] || die "a $KIND submission is a file: $SUB" ;;
-folder | repo) [ -d "$SUB" ] || die "a $KIND submission is a folder: $SUB" ;;
+patch | bundle) [ -f "$SUB" ] || [ -L "$SUB" ] || die "a $KIND submission is a file: $SUB" ;;
+folder | repo) [ -d "$SUB" ] || [ -L "$SUB" ] || die "a $KIND submission is a folder: $SUB" ;;
 *) die "unknown kind of submission '$KIND' (patch, folder, bundle or repo)" ;;
 esac
 sandbox_require
+# In the uid isolation, each slot has a user of its own: no slot reads
+# another's, and what a stage leaves running is killed by user.
+if [ "$SANDBOX_KIND" = uid ]; then
+	SANDBOX_UID=$((SANDBOX_UID - SLOT))
+	export SANDBOX_UID
+fi
+sandbox_reach "$OUT" || die "the sandbox cannot write the boots' logs in $OUT: choose an --out it can reach"
+echo "$SANDBOX_KIND" >"$OUT/isolation"
 
 GRADING=$BUILD/grading
 SLOTDIR=$GRADING/slot$SLOT
 IN=$GRADING/slot$SLOT.in
+# The submission as the grader copied it in (the only copy stages read).
+COPY=$GRADING/slot$SLOT.submission
 TREE=$SLOTDIR/tree
 OBJ=$SLOTDIR/obj
 # Not *.log: grade.sh clears those of an earlier grading in OUT.
@@ -111,7 +128,7 @@ in_slot() { sandbox_run "$SLOTDIR" --ro "$OBJECTS" "$@"; }
 # slot, never this): the kernel tree's base, the kit's starter, and who
 # owns the slot's files (the sandbox's user; as root with SANDBOX=off, root).
 state=$GRADING/slot$SLOT.state
-owner=$([ "$(id -u)" != 0 ] || [ "$SANDBOX" = off ] && id -u || echo "$SANDBOX_UID")
+owner=$([ "$(id -u)" != 0 ] || [ "$SANDBOX_KIND" = off ] && id -u || echo "$SANDBOX_UID")
 was=()
 [ ! -f "$state" ] || mapfile -t was <"$state"
 was_base=${was[0]:-} was_starter=${was[1]:-} was_owner=${was[2]:-}
@@ -128,6 +145,7 @@ elif [ "$was_owner" != "$owner" ]; then
 	stage "giving grading slot $SLOT to uid $owner"
 	chown -R "$owner:$owner" "$SLOTDIR"
 fi
+[ "$SANDBOX_KIND" != uid ] || chmod 0700 "$SLOTDIR"
 printf '%s\n' "$base" "$was_starter" "$owner" >"$state"
 if [ "$was_starter" != "$(starter_stamp)" ]; then
 	stage "slot $SLOT: the kit's starter"
@@ -138,7 +156,10 @@ fi
 in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" >>"$APPLY_LOG" 2>&1 ||
 	die_log "$APPLY_LOG" "grading slot $SLOT could not be made clean"
 
-grade() { "$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" ${TEST:+--test "$TEST"} "$@"; }
+grade() {
+	"$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" --isolation "$OUT/isolation" \
+		${TEST:+--test "$TEST"} "$@"
+}
 # verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
 verdict() {
 	local status=0
@@ -154,11 +175,31 @@ refused() {
 	esac
 }
 
-if [ "$KIND" != repo ]; then
-	size=$(du -sb --apparent-size -- "$SUB" | head -n 1 | cut -f 1)
-	[ "$size" -le "$SUBMISSION_MAX" ] ||
-		verdict rejected "$NAME is $size bytes, more than the $SUBMISSION_MAX a submission may be"
+# The submission, copied in once as data: regular files and folders only.
+# A symbolic link (at any depth, the submission itself included), a
+# device, a FIFO, a socket or a hard-linked file is refused and never
+# followed; a submission the grader cannot read is the grader's fault.
+# (A repository's objects may be hard links: git clone --local makes them.)
+err=$(find "$SUB" \( -type l -o \( ! -type f ! -type d \) -o \
+	\( -type f -links +1 ! -path "$SUB/.git/objects/*" \) \) -print -quit 2>&1 >"$OUT/odd.txt") ||
+	die "the grader cannot read the submission $SUB: $err"
+odd=$(head -c 4096 "$OUT/odd.txt")
+rm -f "$OUT/odd.txt"
+if [ -n "$odd" ]; then
+	what=$(stat -c %F -- "$odd" 2>/dev/null || echo "an odd file")
+	[ ! -f "$odd" ] || what="a hard-linked file"
+	verdict rejected "$NAME: $(printf '%q' "${odd#"$(dirname -- "$SUB")"/}") is $what: a submission holds regular files and folders only (never followed)"
 fi
+max=$([ "$KIND" = repo ] && echo "$REPO_MAX" || echo "$SUBMISSION_MAX")
+size=$(du -sb --apparent-size -- "$SUB" | head -n 1 | cut -f 1)
+[ "$size" -le "$max" ] ||
+	verdict rejected "$NAME is $size bytes, more than the $max a $([ "$KIND" = repo ] && echo repository || echo submission) may be"
+rm -rf "$COPY"
+mkdir -p "$COPY"
+cp -R --no-preserve=ownership -- "$SUB" "$COPY/" ||
+	die "the grader could not copy the submission $SUB"
+SUB=$COPY/$(basename -- "$SUB")
+sandbox_own "$COPY"
 
 stage "applying $NAME ($KIND)"
 status=0

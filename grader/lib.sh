@@ -66,6 +66,47 @@ qemu_argv() {
 		-append "earlycon console=ttyAMA0 rdinit=/init panic=-1 oops=panic rcupdate.rcu_expedited=1 $*")
 }
 
+# machine_cpus: the CPUs grading may use here, in hundredths: a cgroup's
+# CPU quota (a container's: cgroup v2 cpu.max, v1 cpu.cfs_quota_us over
+# cpu.cfs_period_us), else every CPU.
+machine_cpus() {
+	local q p
+	if read -r q p 2>/dev/null </sys/fs/cgroup/cpu.max && [ "$q" != max ]; then
+		:
+	elif q=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null) && [ "$q" -gt 0 ]; then
+		p=$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)
+	else
+		echo $(($(nproc) * 100))
+		return
+	fi
+	echo $((q * 100 / p))
+}
+# machine_memory: a cgroup's memory limit here, in MiB (nothing: none).
+machine_memory() {
+	local m
+	m=$(cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null) ||
+		return 0
+	[ "$m" = max ] || [ "$m" -ge $((1 << 50)) ] || echo $((m >> 20))
+}
+# What grading needs (grader/README.md, "What grading costs"): at half a
+# CPU the reference loses a timing test of lab 2 (it cannot decide, and is
+# not scored); a kernel's link and a boot take MEMORY_NEEDED MiB at most.
+CPUS_NEEDED=100
+MEMORY_NEEDED=${MEMORY_NEEDED:-768}
+# machine_note: one line for the instructor when this machine gives grading
+# less than that (nothing when it does).
+machine_note() {
+	local cpus mem what=
+	cpus=$(machine_cpus)
+	mem=$(machine_memory)
+	[ "$cpus" -ge "$CPUS_NEEDED" ] ||
+		what="$(printf '%d.%02d' $((cpus / 100)) $((cpus % 100))) CPU (needs 1: timing tests may not be decided)"
+	[ -z "$mem" ] || [ "$mem" -ge "$MEMORY_NEEDED" ] ||
+		what="$what${what:+ and }$mem MiB of memory (needs $MEMORY_NEEDED)"
+	[ -z "$what" ] ||
+		echo "this grading machine gives grading $what: on Gradescope, raise them in the assignment's Autograder Settings (grader/README.md)"
+}
+
 # What the kit takes from Debian 12 ("bookworm"), whatever the host: the
 # kernel source (linux-source-6.1, which only Debian 12 has) and the guest's
 # arm64 userland.  Fetched with the host's own apt, through a package list of

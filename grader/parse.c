@@ -32,6 +32,11 @@
  *     A section never begins after a lab that left the machine changed
  *     ("schedlab: C changed S WHAT": the init ends the boot there); S's
  *     result says so.
+ *   - a clean section in which a test failed as "inconclusive:" (it could
+ *     not decide on this machine: the emulated machine was too slow for
+ *     what it measures) is graded again alone too; still inconclusive
+ *     there, that test is undecided (results.h): not scored, and said to
+ *     be the grading machine's trouble.
  *
  * Each log line is cleaned before it is read (results.h: valid UTF-8, no
  * escape sequences or control characters); on the console a CR starts a
@@ -467,8 +472,29 @@ static int judge_boot(const char *console, const char *results,
 }
 
 /*
+ * A test that says it cannot decide on this machine fails with a message
+ * that starts so (the labs' tests, when the emulated machine was too slow
+ * for what they measure).
+ */
+#define INCONCLUSIVE "inconclusive:"
+
+static int is_inconclusive(const struct test_result *t)
+{
+	return !t->passed && !strncmp(t->message, INCONCLUSIVE, strlen(INCONCLUSIVE));
+}
+
+static int any_inconclusive(void)
+{
+	for (int i = 0; i < res.nr_tests; i++)
+		if (is_inconclusive(&res.tests[i]))
+			return 1;
+	return 0;
+}
+
+/*
  * A lab whose run went wrong scores 0: every test fails and says why, and
- * what it would have said on its own.
+ * what it would have said on its own.  In a clean run, a test still
+ * inconclusive in a boot of its own is undecided: not scored.
  */
 static void score_tests(void)
 {
@@ -476,7 +502,14 @@ static void score_tests(void)
 		struct test_result *t = &res.tests[i];
 		char own[LINE_MAX_LEN / 2];
 
-		if (res.verdict >= V_NO_APPLY) {
+		if (res.verdict == V_OK && is_inconclusive(t)) {
+			snprintf(own, sizeof(own), "%s", t->message);
+			snprintf(t->message, sizeof(t->message),
+				 "not scored: the grading machine could not decide this test, twice (the second time in a boot of its own); the grader's trouble, not yours: %s",
+				 own);
+			t->undecided = 1;
+			t->max_points = 0;
+		} else if (res.verdict >= V_NO_APPLY) {
 			snprintf(t->message, sizeof(t->message), "not run: %s",
 				 verdict_text(res.verdict));
 		} else if (res.verdict != V_OK) {
@@ -567,6 +600,9 @@ int main(int argc, char **argv)
 		    !console || !results)
 			die("--console, --results and markers of 8 or more characters are required");
 		if (judge_boot(console, results, mark, cmark, status, alone))
+			return EXIT_RETRY_ALONE;
+		/* An inconclusive test gets a second chance, alone. */
+		if (!alone && res.verdict == V_OK && any_inconclusive())
 			return EXIT_RETRY_ALONE;
 	}
 	score_tests();

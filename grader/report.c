@@ -3,12 +3,16 @@
  * report.c - stage 7 of grading.  The only reader of lab result files
  * (results.h) and the only writer of every format made from them.
  *
- *   report [--title T] [--style FILE] [--json OUT] [--junit OUT]
- *          [--durations N] [--subset TEXT] RESULT...
+ *   report [--title T] [--note TEXT] [--style FILE] [--isolation FILE]
+ *          [--json OUT] [--junit OUT] [--durations N] [--subset TEXT] RESULT...
  *	the labs' results: a per-lab, per-test table on standard output,
  *	results.json (Gradescope's autograder format: score, tests; under
  *	extra_data each lab's verdict and each test's duration) and JUnit
- *	XML; --style shows checkpatch's "total:" line; --durations lists
+ *	XML; --note is a line about the grading machine for the instructor
+ *	(the table's first, results.json's "output"); --style shows
+ *	checkpatch's "total:" line, --isolation the
+ *	isolation of instructor grading (its file's one line, written by
+ *	grade-submission.sh; also under extra_data); --durations lists
  *	the N slowest tests (0: every timed test), as pytest's does;
  *	--subset says that only some tests ran (TEXT names them, as
  *	"TEST=name"): the table, its score line and results.json (under
@@ -20,7 +24,8 @@
  *	a class: each DIR is one student's output folder (its lab*.result
  *	files), named after DIR's last component; one row a student, one
  *	score a lab, the total and the worst verdict (not-graded for a lab
- *	with no result), each lab's similarity to 6.1 beside its score.
+ *	with no result), each lab's similarity to 6.1 beside its score, and
+ *	the isolation its grading ran in (DIR/isolation).
  *	The CSV is RFC 4180, every cell a spreadsheet would read as a
  *	formula neutralised; --labs adds columns no student has a result
  *	for.
@@ -47,6 +52,8 @@
 static struct lab_result lab_results[MAX_LABS];
 static int nr_labs;
 static char style[LINE_MAX_LEN];	/* checkpatch's "total:" line */
+static char isolation[64];	/* how instructor grading isolated the submission */
+static char note[LINE_MAX_LEN];	/* about the grading machine, for the instructor */
 static const char *subset;		/* --subset: only these tests ran */
 static int status = EXIT_PASSED;
 
@@ -170,9 +177,11 @@ static void print_durations(FILE *f, int n)
 
 static void print_table(FILE *f, const char *title, int durations)
 {
-	int score = 0, max = 0;
+	int score = 0, max = 0, undecided = 0;
 
 	fprintf(f, "\n== %s ==\n", title);
+	if (note[0])
+		fprintf(f, "note: %s\n", note);
 	if (subset)
 		fprintf(f, "only %s ran: the score counts it alone\n", subset);
 	for (int l = 0; l < nr_labs; l++) {
@@ -189,7 +198,7 @@ static void print_table(FILE *f, const char *title, int durations)
 			const struct test_result *t = &r->tests[i];
 			const char *svg = timeline_of(t);
 
-			fprintf(f, "  %s  %-40s %d/%d", t->passed ? "PASS" : "FAIL",
+			fprintf(f, "  %s  %-40s %d/%d", t->passed ? "PASS" : t->undecided ? "SKIP" : "FAIL",
 				t->name, t->points, t->max_points);
 			if (!t->passed)
 				fprintf(f, "  %s", t->message);
@@ -205,11 +214,17 @@ static void print_table(FILE *f, const char *title, int durations)
 		}
 		score += lab_score(r);
 		max += lab_max(r);
+		undecided += lab_undecided(r);
 	}
+	if (undecided)
+		fprintf(f, "\n%d test(s) not scored: the grading machine could not decide them (SKIP); grade again on a faster machine\n",
+			undecided);
 	if (durations >= 0)
 		print_durations(f, durations);
 	if (style[0])
 		fprintf(f, "\nstyle (checkpatch, not scored): %s\n", style);
+	if (isolation[0])
+		fprintf(f, "isolation of the submission's stages: %s (grader/README.md)\n", isolation);
 	fprintf(f, "\nscore: %d/%d%s%s%s\n", score, max, subset ? " (" : "",
 		subset ? subset : "", subset ? " only)" : "");
 }
@@ -259,6 +274,11 @@ static void write_json(FILE *f)
 		max += lab_max(&lab_results[l]);
 	}
 	fprintf(f, "{\n  \"score\": %d,\n  \"max_score\": %d,\n", score, max);
+	if (note[0]) {
+		fputs("  \"output\": ", f);
+		json_str(f, note);
+		fputs(",\n", f);
+	}
 	fputs("  \"tests\": [", f);
 	for (int l = 0, first = 1; l < nr_labs; l++) {
 		const struct lab_result *r = &lab_results[l];
@@ -271,9 +291,12 @@ static void write_json(FILE *f)
 			snprintf(name, sizeof(name), "lab%.*s/%s", (int)sizeof(r->lab), r->lab, t->name);
 			fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
 			json_str(f, name);
-			fprintf(f, ", \"number\": \"%d.%s%d\", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"%s\", \"output\": ",
+			/* An undecided test is neither (Gradescope: no status). */
+			fprintf(f, ", \"number\": \"%d.%s%d\", \"score\": %d, \"max_score\": %d, %s%s%s\"visibility\": \"%s\", \"output\": ",
 				atoi(r->lab), is_hidden(r) ? "h" : "", i + 1,
-				t->points, t->max_points, t->passed ? "passed" : "failed",
+				t->points, t->max_points, t->undecided ? "" : "\"status\": \"",
+				t->undecided ? "" : t->passed ? "passed" : "failed",
+				t->undecided ? "" : "\", ",
 				is_hidden(r) ? "after_published" : "visible");
 			if (svg) {
 				char out[LINE_MAX_LEN + 300];
@@ -290,6 +313,8 @@ static void write_json(FILE *f)
 			json_str(f, t->name);
 			if (t->duration_us >= 0)
 				fprintf(f, ", \"duration_us\": %lld", t->duration_us);
+			if (t->undecided)
+				fputs(", \"undecided\": true", f);
 			fputs("}}", f);
 		}
 		if (r->similarity.measured) {
@@ -307,6 +332,11 @@ static void write_json(FILE *f)
 	if (style[0]) {
 		fputs("\"style\": ", f);
 		json_str(f, style);
+		fputs(", ", f);
+	}
+	if (isolation[0]) {
+		fputs("\"isolation\": ", f);
+		json_str(f, isolation);
 		fputs(", ", f);
 	}
 	fputs("\"labs\": [", f);
@@ -336,13 +366,16 @@ static void write_junit(FILE *f)
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"schedlab\">\n", f);
 	for (int l = 0; l < nr_labs; l++) {
 		const struct lab_result *r = &lab_results[l];
-		int failures = r->nr_tests;
+		int failures = r->nr_tests, skipped = 0;
 
-		for (int i = 0; i < r->nr_tests; i++)
-			failures -= r->tests[i].passed;
+		for (int i = 0; i < r->nr_tests; i++) {
+			failures -= r->tests[i].passed || r->tests[i].undecided;
+			skipped += r->tests[i].undecided;
+		}
 		fputs("  <testsuite name=\"lab", f);
 		xml_str(f, r->lab);
-		fprintf(f, "\" tests=\"%d\" failures=\"%d\">\n", r->nr_tests, failures);
+		fprintf(f, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
+			r->nr_tests, failures, skipped);
 		for (int i = 0; i < r->nr_tests; i++) {
 			const struct test_result *t = &r->tests[i];
 
@@ -356,7 +389,7 @@ static void write_junit(FILE *f)
 				fputs("\"/>\n", f);
 				continue;
 			}
-			fputs("\">\n      <failure message=\"", f);
+			fprintf(f, "\">\n      <%s message=\"", t->undecided ? "skipped" : "failure");
 			xml_str(f, t->message);
 			fputs("\"/>\n    </testcase>\n", f);
 		}
@@ -385,6 +418,23 @@ static void read_style(const char *path)
 	fclose(f);
 }
 
+/*
+ * The isolation instructor grading ran a submission's stages in: the
+ * first line of @path (grade-submission.sh writes it; "" when it has none).
+ */
+static void read_isolation(const char *path, char *buf, size_t n)
+{
+	char line[LINE_MAX_LEN];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f))
+		clean_copy(buf, line, n);
+	fclose(f);
+}
+
 /* ---- a class: the gradebook ----------------------------------------- */
 
 #define MAX_COLS	32
@@ -394,10 +444,12 @@ struct cell {
 	int score, max;
 	enum verdict verdict;
 	struct similarity similarity;
+	int undecided;		/* tests not scored: the grading machine's */
 };
 
 struct student {
 	const char *name;	/* as the folder is named */
+	char isolation[64];	/* its folder's isolation file, or "" */
 	int nr_cells;
 	struct cell cells[MAX_COLS];
 };
@@ -428,7 +480,7 @@ static int cell_of(const struct student *s, const char *lab)
 }
 
 static void add_cell(struct student *s, const char *lab, int score, int max, enum verdict v,
-		     const struct similarity *sim)
+		     const struct similarity *sim, int undecided)
 {
 	int i = cell_of(s, lab);
 	struct cell *c;
@@ -442,6 +494,7 @@ static void add_cell(struct student *s, const char *lab, int score, int max, enu
 	clean_copy(c->lab, lab, sizeof(c->lab));
 	c->score = score, c->max = max, c->verdict = v;
 	c->similarity = sim ? *sim : (struct similarity){ 0 };
+	c->undecided = undecided;
 	col_of(c->lab);
 }
 
@@ -457,6 +510,8 @@ static void read_student(struct student *s, const char *dir)
 		fprintf(stderr, "report: %s: no results (not graded)\n", dir);
 		return;
 	}
+	snprintf(path, sizeof(path), "%s/isolation", dir);
+	read_isolation(path, s->isolation, sizeof(s->isolation));
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		char lab[8];
@@ -470,10 +525,11 @@ static void read_student(struct student *s, const char *dir)
 			fprintf(stderr, "report: cannot read lab result %s\n", path);
 			fail(EXIT_TOOL_ERROR);
 			snprintf(lab, sizeof(lab), "%.*s", (int)(n - 10), e->d_name + 3);
-			add_cell(s, lab, 0, 0, V_NOT_GRADED, NULL);
+			add_cell(s, lab, 0, 0, V_NOT_GRADED, NULL, 0);
 			continue;
 		}
-		add_cell(s, r.lab, lab_score(&r), lab_max(&r), r.verdict, &r.similarity);
+		add_cell(s, r.lab, lab_score(&r), lab_max(&r), r.verdict, &r.similarity,
+			 lab_undecided(&r));
 	}
 	closedir(d);
 }
@@ -491,6 +547,16 @@ static struct cell student_cell(const struct student *s, int c)
 	if (i >= 0 && s->cells[i].verdict != V_NOT_GRADED)
 		return s->cells[i];
 	return (struct cell){ .score = 0, .max = col_max[c], .verdict = V_NOT_GRADED };
+}
+
+/* The tests of a student's row not scored (undecided). */
+static int student_undecided(const struct student *s)
+{
+	int n = 0;
+
+	for (int c = 0; c < nr_cols; c++)
+		n += student_cell(s, c).undecided;
+	return n;
 }
 
 /* Total, max and worst verdict of a student's row. */
@@ -542,7 +608,7 @@ static void write_csv(FILE *f)
 	fputs("student", f);
 	for (int c = 0; c < nr_cols; c++)
 		fprintf(f, ",lab%s,lab%s similarity %%", cols[c], cols[c]);
-	fputs(",total,max,status\r\n", f);
+	fputs(",total,max,status,undecided tests,isolation\r\n", f);
 	for (int i = 0; i < nr_students; i++) {
 		const struct student *s = &students[i];
 		int total, max;
@@ -557,7 +623,9 @@ static void write_csv(FILE *f)
 			if (pct >= 0)
 				fprintf(f, "%d", pct);
 		}
-		fprintf(f, ",%d,%d,%s\r\n", total, max, verdict_names[worst]);
+		fprintf(f, ",%d,%d,%s,%d,", total, max, verdict_names[worst], student_undecided(s));
+		csv_str(f, s->isolation);
+		fputs("\r\n", f);
 	}
 }
 
@@ -571,8 +639,10 @@ static void write_gradebook_json(FILE *f)
 
 		fprintf(f, "%s\n  {\"student\": ", i ? "," : "");
 		json_str(f, s->name);
-		fprintf(f, ", \"total\": %d, \"max_score\": %d, \"status\": \"%s\", \"labs\": {",
-			total, max, verdict_names[worst]);
+		fprintf(f, ", \"total\": %d, \"max_score\": %d, \"status\": \"%s\", \"undecided\": %d, \"isolation\": ",
+			total, max, verdict_names[worst], student_undecided(s));
+		json_str(f, s->isolation);
+		fputs(", \"labs\": {", f);
 		for (int c = 0; c < nr_cols; c++) {
 			struct cell cell = student_cell(s, c);
 
@@ -619,7 +689,10 @@ static void print_gradebook(FILE *f)
 				snprintf(sc, sizeof(sc), "%d/%d", cell.score, cell.max);
 			fprintf(f, " %12s", sc);
 		}
-		fprintf(f, " %4d/%-4d  %s\n", total, max, verdict_names[worst]);
+		fprintf(f, " %4d/%-4d  %s", total, max, verdict_names[worst]);
+		if (student_undecided(s))
+			fprintf(f, " (%d test(s) undecided: regrade)", student_undecided(s));
+		fputc('\n', f);
 	}
 }
 
@@ -718,8 +791,8 @@ static void write_file(const char *path, void (*fn)(FILE *))
 }
 
 static const char usage[] =
-	"usage: report [--title T] [--style FILE] [--json OUT] [--junit OUT] [--durations N]\n"
-	"              [--subset TEXT] RESULT...\n"
+	"usage: report [--title T] [--note TEXT] [--style FILE] [--isolation FILE] [--json OUT] [--junit OUT]\n"
+	"              [--durations N] [--subset TEXT] RESULT...\n"
 	"       report --gradebook-csv OUT --gradebook-json OUT [--labs \"01 02\"] [--] DIR...\n"
 	"       report --fallback LOG --json OUT";
 
@@ -747,6 +820,10 @@ int main(int argc, char **argv)
 			title = val;
 		else if (!strcmp(opt, "--style"))
 			read_style(val);
+		else if (!strcmp(opt, "--note"))
+			clean_copy(note, val, sizeof(note));
+		else if (!strcmp(opt, "--isolation"))
+			read_isolation(val, isolation, sizeof(isolation));
 		else if (!strcmp(opt, "--subset"))
 			subset = val;
 		else if (!strcmp(opt, "--durations") && strspn(val, "0123456789") == strlen(val) && val[0])

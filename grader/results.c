@@ -209,7 +209,8 @@ void result_write(FILE *f, const struct lab_result *r)
 		const struct test_result *t = &r->tests[i];
 
 		fprintf(f, "test\t%s\t%s\t%d\t%d\t%lld\t%s\n", t->name,
-			t->passed ? "pass" : "fail", t->points, t->max_points,
+			t->passed ? "pass" : t->undecided ? "undecided" : "fail",
+			t->points, t->max_points,
 			t->duration_us, t->message);
 	}
 	for (int i = 0; i < r->nr_tests; i++)
@@ -267,6 +268,9 @@ int result_read(FILE *f, struct lab_result *r)
 
 			clean_copy(t->name, fl[1], sizeof(t->name));
 			t->passed = !strcmp(fl[2], "pass");
+			t->undecided = !strcmp(fl[2], "undecided");
+			if (!t->passed && !t->undecided && strcmp(fl[2], "fail"))
+				return -1;
 			t->points = atoi(fl[3]);
 			t->max_points = atoi(fl[4]);
 			t->duration_us = strtoll(fl[5], NULL, 10);
@@ -309,6 +313,15 @@ int lab_max(const struct lab_result *r)
 	for (int i = 0; i < r->nr_tests; i++)
 		s += r->tests[i].max_points;
 	return s;
+}
+
+int lab_undecided(const struct lab_result *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_tests; i++)
+		n += r->tests[i].undecided;
+	return n;
 }
 
 int lab_passed(const struct lab_result *r)

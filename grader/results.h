@@ -9,14 +9,17 @@
  *	verdict WORD
  *	detail ONE LINE THAT SAYS WHY
  *	excerpt A CONSOLE OR BUILD LINE      (any number, in order)
- *	test NAME pass|fail POINTS MAX USEC MESSAGE
+ *	test NAME pass|fail|undecided POINTS MAX USEC MESSAGE
  *	trace NAME PATH                       (the placement trace NAME printed)
  *	similarity MATCHED COUNTED            (instructor grading, not scored)
  *
  * Fields are separated by one tab; no field holds a tab, a newline or any
  * other control character, and every field is valid UTF-8 (clean_copy()).
  * USEC is how long the test took on the guest's monotonic clock, -1 when
- * unknown.  A trace PATH ends in ".trace"; its timeline is the same path
+ * unknown.  A test is undecided when it said it could not decide on this
+ * machine (it failed with a message that starts "inconclusive:") even in
+ * a boot of its own: the grading machine's trouble, not the student's, so
+ * it is not scored (POINTS and MAX 0) and the message says so.  A trace PATH ends in ".trace"; its timeline is the same path
  * ending in ".svg", once the renderer has drawn it (the report links it
  * only if it exists).  The similarity line, written for a submission only
  * (similarity.c), says how much of what it wrote for the lab is the code
@@ -67,6 +70,7 @@ enum verdict verdict_from_name(const char *name);
 struct test_result {
 	char name[128];
 	int passed;
+	int undecided;		/* could not be decided here: not scored */
 	int points, max_points;
 	long long duration_us;	/* -1: unknown */
 	char message[LINE_MAX_LEN];
@@ -97,6 +101,7 @@ void similarity_write(FILE *f, int matched, int counted);
 int result_read(FILE *f, struct lab_result *r);
 int lab_score(const struct lab_result *r);
 int lab_max(const struct lab_result *r);
+int lab_undecided(const struct lab_result *r);
 /* Did every test of the lab pass, on a clean run? */
 int lab_passed(const struct lab_result *r);
 

@@ -2,8 +2,9 @@
 # The sandbox of instructor grading: every stage that touches a submission
 # (apply, build, checkpatch, boot) runs in it.  Sourced after lib.sh.
 #
-#   sandbox_require        die, saying why, unless the sandbox works here
-#                          (SANDBOX=off: run without it, and say so)
+#   sandbox_require        choose the isolation (SANDBOX_KIND) or die, saying
+#                          why none works here (SANDBOX=off: run without
+#                          one, and say so)
 #   sandbox_run SLOTDIR [--stage STAGE] [--time S] [--ro PATH]... [--rw PATH]...
 #               [--hide DIR]... [--stdin] -- CMD...
 #                          CMD in SLOTDIR's sandbox, within STAGE's limits;
@@ -11,7 +12,10 @@
 #                          own "make grade": no sandbox, no limits)
 #   sandbox_own PATH...    make PATHs (made by the grader) the sandbox user's
 #
-# The sandbox (bubblewrap): an unprivileged user (uid SANDBOX_UID, 65534 by
+# Two isolations, chosen by sandbox_require (SANDBOX=on, the default: the
+# first that works here; SANDBOX=bwrap or SANDBOX=uid: that one):
+#
+# bwrap (bubblewrap): an unprivileged user (uid SANDBOX_UID, 65534 by
 # default) with no capabilities, no network (a namespace with only "lo"),
 # its own PID, IPC and UTS namespaces, a new session (no terminal to push
 # input into) and no file descriptor of the grader but stdin (/dev/null
@@ -21,12 +25,25 @@
 # history, $HOME, the build folder's other contents: other slots, results,
 # hidden tests); SLOTDIR read-write (the slot's tree and build folder); each
 # --ro/--rw PATH; a private /tmp.  --hide DIR shows an empty DIR instead
-# (the slot's .git during the build).
+# (the slot's .git during the build).  As root, bubblewrap sets the
+# namespaces up and setpriv then drops to SANDBOX_UID for real, so the slot
+# must belong to that user (sandbox_own, which the slot's maker calls); as a
+# plain user, bubblewrap maps SANDBOX_UID inside onto the grader's own uid,
+# so the slot already is.
 #
-# As root, bubblewrap sets the namespaces up and setpriv then drops to
-# SANDBOX_UID for real, so the slot must belong to that user (sandbox_own,
-# which the slot's maker calls); as a plain user, bubblewrap maps
-# SANDBOX_UID inside onto the grader's own uid, so the slot already is.
+# uid, where no namespace can be made (an unprivileged container: Docker's
+# and podman's default profile, so Gradescope and GitHub's container jobs),
+# as root only: the same CMD as the unprivileged SANDBOX_UID, with no
+# capability, no new privileges, the same limits, a private TMPDIR, the
+# same descriptors, and no network socket (no-network.c, a seccomp filter).  What it may read is what file permissions let it:
+# sandbox_protect makes the kit's reference-patches/ and git history,
+# $HOME, the hidden tests and the build folder's results and self-tests
+# unreadable to it.  It shares the machine's /tmp, process list and PID
+# space: after each stage every process of its user is killed, so nothing
+# of the build is left running when the boot (the same user) starts.
+# The container is then the boundary between two submissions (one
+# submission a container, as on Gradescope and GitHub); grader/README.md's
+# trust model says what each isolation stops and what it does not.
 #
 # A stage each: whether SLOTDIR is writable (only applying a submission
 # writes the tree; the build writes only the build folder it is given with
@@ -34,10 +51,14 @@
 # process, size of any file written: timeout(1) and prlimit(1)).  A run that
 # reaches its wall-clock limit is killed with everything it started and
 # returns 124.  A boot's logs stop at 8 MB in boot.exp (the "flood"
-# verdict); the boot's file size limit is only a backstop past that.
+# verdict); the boot's file size limit is only a backstop past that.  In
+# the uid isolation, --ro, --rw and --hide bind nothing (what the sandbox's
+# user may read is the permissions'), and the slot is writable in every
+# stage (it belongs to that user).
 SANDBOX=${SANDBOX:-on}
 BWRAP=${BWRAP:-bwrap}
 SANDBOX_UID=${SANDBOX_UID:-65534}
+NO_NETWORK=${NO_NETWORK:-$BUILD/grader/no-network}
 
 #	stage   slot  wall  cpu   address space  file size
 SANDBOX_LIMITS="
@@ -48,33 +69,95 @@ SANDBOX_LIMITS="
 	read    ro    120   60    512M           64M
 "
 
-# sandbox_why: why the sandbox cannot run here (empty when it can).
+# sandbox_why KIND: why the isolation KIND cannot run here (empty when it
+# can).
 sandbox_why() {
-	command -v "$BWRAP" >/dev/null ||
-		{ echo "bubblewrap is not installed (Debian: apt-get install bubblewrap)"; return; }
+	local kind=$1 probe=$BUILD/grading/probe err
+	case $kind in
+	bwrap)
+		command -v "$BWRAP" >/dev/null ||
+			{ echo "bubblewrap is not installed (Debian: apt-get install bubblewrap)"; return; } ;;
+	uid)
+		[ "$(id -u)" = 0 ] ||
+			{ echo "the uid isolation needs root (to run each stage as another user)"; return; }
+		[ -x "$NO_NETWORK" ] || { echo "$NO_NETWORK is not built (make tools)"; return; } ;;
+	esac
 	command -v setpriv >/dev/null && command -v prlimit >/dev/null ||
 		{ echo "setpriv or prlimit is missing (Debian: util-linux)"; return; }
-	local probe=$BUILD/grading/probe err
 	mkdir -p "$probe"
-	err=$(sandbox_run "$probe" -- test -r "$KIT/grader/lib.sh" 2>&1) ||
-		echo "bubblewrap does not start here, or its user ($SANDBOX_UID) cannot read the kit: ${err:-no message}"
+	sandbox_own "$probe"
+	err=$(SANDBOX_KIND=$kind sandbox_run "$probe" -- test -r "$KIT/grader/lib.sh" 2>&1) ||
+		echo "${kind/bwrap/bubblewrap} does not start here, or its user ($SANDBOX_UID) cannot read the kit: ${err:-no message}"
 }
 
 sandbox_require() {
-	local why
+	local why='' kind kinds w
 	if [ "$SANDBOX" = off ]; then
+		SANDBOX_KIND=off
+		export SANDBOX_KIND
 		stage "SANDBOX=off: the submission is applied, built and booted with your own rights"
 		return
 	fi
-	why=$(sandbox_why)
-	[ -z "$why" ] || die "instructor grading runs a submission's build and boot in a sandbox, and $why.
+	case $SANDBOX in
+	on) kinds="bwrap uid" ;;
+	bwrap | uid) kinds=$SANDBOX ;;
+	*) die "SANDBOX=$SANDBOX: on, bwrap, uid or off" ;;
+	esac
+	SANDBOX_KIND=
+	for kind in $kinds; do
+		[ "$kind" != uid ] || sandbox_protect
+		w=$(sandbox_why "$kind")
+		[ -n "$w" ] || { SANDBOX_KIND=$kind; break; }
+		why="$why${why:+;
+       }$w"
+	done
+	[ -n "$SANDBOX_KIND" ] || die "instructor grading runs a submission's build and boot in a sandbox, and none works here:
+       $why.
        A submission is hostile input: without the sandbox its build can read any
        file you can (and show it in the report).  To grade anyway, knowing that,
        run with SANDBOX=off."
+	export SANDBOX_KIND
+	[ "$SANDBOX_KIND" != uid ] || [ "$SANDBOX" = uid ] ||
+		stage "isolation: uid (bubblewrap cannot make namespaces here: each stage runs as an unprivileged user; grader/README.md)"
+}
+
+# sandbox_protect: what the uid isolation's user may not read, made so (as
+# root): the answers and the kit's history, $HOME, the hidden tests (and
+# their initramfs), the build folder's results, self-tests and benchmarks;
+# the build folder and its slots' folder are searchable, not listable.
+# What the stages read (the kernel tree, the tools, the slot) keeps its
+# permissions.
+sandbox_protect() {
+	[ "$(id -u)" = 0 ] || return 0
+	local p
+	for p in "$KIT/reference-patches" "$KIT/.git" "$HOME" "${HIDDEN_TESTS:-}" "$BUILD/hidden" \
+		"$BUILD/initramfs-hidden.cpio" "$BUILD/results" "$BUILD/selftest" "$BUILD/bench"; do
+		[ -n "$p" ] && [ -e "$p" ] && chmod go-rwx "$p"
+	done
+	mkdir -p "$BUILD/grading"
+	chmod 0711 "$BUILD" "$BUILD/grading"
+}
+
+# sandbox_reach DIR: in the uid isolation, let the sandbox's user reach DIR
+# (a folder the grader made for a stage's logs): search permission on it,
+# and on each of its parents inside the build folder.  Fails, naming it,
+# at a parent outside the build folder that does not let it through.
+sandbox_reach() {
+	[ "${SANDBOX_KIND:-}" = uid ] || return 0
+	local d
+	d=$(realpath -e -- "$1")
+	chmod o+x "$d"
+	while d=$(dirname "$d") && [ "$d" != / ]; do
+		[ $((8#$(stat -c %a "$d") & 1)) = 0 ] || continue
+		case $d/ in
+		"$BUILD"/*) chmod o+x "$d" ;;
+		*) echo "the sandbox's user (uid $SANDBOX_UID) cannot search $d" >&2; return 1 ;;
+		esac
+	done
 }
 
 sandbox_own() {
-	[ "$(id -u)" != 0 ] || [ "$SANDBOX" = off ] || chown -R "$SANDBOX_UID:$SANDBOX_UID" "$@"
+	[ "$(id -u)" != 0 ] || [ "${SANDBOX_KIND:-$SANDBOX}" = off ] || chown -R "$SANDBOX_UID:$SANDBOX_UID" "$@"
 }
 
 # _sandbox_limits STAGE: "slot wall cpu as fsize" of STAGE.
@@ -140,17 +223,37 @@ sandbox_run() {
 		[ -z "${!v:-}" ] || vars+=("$v=${!v}")
 	done
 	# Without the sandbox, slots may share a compiler cache (grade-all -j).
-	[ "$SANDBOX" != off ] || [ -z "${CCACHE_DIR:-}" ] ||
+	[ "${SANDBOX_KIND:-$SANDBOX}" != off ] || [ -z "${CCACHE_DIR:-}" ] ||
 		vars+=("CCACHE_DIR=$CCACHE_DIR" "CCACHE_BASEDIR=${CCACHE_BASEDIR:-}")
 	for v in "${vars[@]}"; do env+=(--setenv "${v%%=*}" "${v#*=}"); done
 	# timeout dies with this shell (--pdeathsig), bwrap with timeout and
 	# everything in the sandbox with bwrap: a killed grader leaves nothing
 	# running in the slot.
 	local die=(setpriv --pdeathsig KILL --)
-	if [ "$SANDBOX" = off ]; then
+	case ${SANDBOX_KIND:=$([ "$SANDBOX" = off ] && echo off || echo bwrap)} in
+	off)
 		(cd "$slot" && exec "${die[@]}" env -i "${vars[@]}" timeout -k 5 "$wall" "${limits[@]}" "$@") \
 			<"$stdin" || status=$?
-	else
+		;;
+	uid)
+		local tmp user=(setpriv --reuid="$SANDBOX_UID" --regid="$SANDBOX_UID" --clear-groups)
+		tmp=$(mktemp -d "$BUILD/grading/tmp.XXXXXX")
+		chown "$SANDBOX_UID:$SANDBOX_UID" "$tmp"
+		(
+			for fd in /proc/$BASHPID/fd/*; do
+				fd=${fd##*/}
+				[ "$fd" -le 2 ] || eval "exec $fd>&-" 2>/dev/null || true
+			done
+			cd "$slot" && exec "${die[@]}" timeout -k 5 "$wall" \
+				"${user[@]}" --inh-caps=-all --bounding-set=-all --no-new-privs -- \
+				env -i "${vars[@]}" HOME="$tmp" TMPDIR="$tmp" "${limits[@]}" "$NO_NETWORK" "$@"
+		) <"$stdin" || status=$?
+		# Whatever the stage left running (a process of its user that
+		# left the timeout's group) goes with it.
+		"${user[@]}" -- bash -c 'kill -KILL -1' 2>/dev/null || true
+		rm -rf "$tmp"
+		;;
+	*)
 		local user=() drop=()
 		if [ "$(id -u)" = 0 ]; then
 			drop=(setpriv --reuid="$SANDBOX_UID" --regid="$SANDBOX_UID" --clear-groups
@@ -187,7 +290,8 @@ sandbox_run() {
 				"--$([ "$mode" = rw ] || echo ro-)bind" "$slot" "$slot" "${binds[@]}" --chdir "$slot" \
 				-- "${drop[@]}" "${limits[@]}" "$@"
 		) <"$stdin" || status=$?
-	fi
+		;;
+	esac
 	if [ $status = 124 ]; then
 		printf 'sandbox: the %s stage reached its time limit (%s s) and was stopped\n' "$stage" "$wall" >&2
 	fi

@@ -4,234 +4,279 @@
 # run_autograder), each stopped: it gets the verdict named, no canary file
 # the attack tries to create (outside the slot) exists afterwards, and no
 # byte of the secret file it tries to read is in any output.  Then the
-# sandbox itself, probed directly.
+# sandbox itself, probed directly.  All of it once for each isolation the
+# grader may choose (sandbox.sh): bubblewrap and, as root, uid (where no
+# namespace can be made).
 . "$ST/submissions.sh"
 . "$KIT/grader/sandbox.sh"
 
-stage "hostile submissions, each stopped (lab 1)"
-H=$SELF/hostile
-rm -rf "$H" "$SELF/hostile-out"
-mkdir -p "$H/subs" "$H/canary"
-CANARY=$H/canary
-# A file a submission must never read: distinctive, so any output holding
-# a piece of it is found.
-SECRET=$H/secret.txt
-echo "SECRET$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" >"$SECRET"
-ref1=$(sub_lab1_reference)
+# hostile_part KIND: every case, graded with the isolation KIND.
+hostile_part() {
+	stage "hostile submissions, each stopped (lab 1, isolation $1)"
+	export SANDBOX=$1
+	H=$SELF/hostile-$1
+	HO=$SELF/hostile-out-$1
+	rm -rf "$H" "$HO"
+	mkdir -p "$H/subs" "$H/canary"
+	CANARY=$H/canary
+	# A file a submission must never read: distinctive, so any output holding
+	# a piece of it is found.
+	SECRET=$H/secret.txt
+	echo "SECRET$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" >"$SECRET"
+	ref1=$(sub_lab1_reference)
 
-# An instructor's own git configuration that used to break every
-# repository submission: used for every grading here.
-mkdir -p "$H/home"
-printf '[diff]\n\tnoprefix = true\n\tmnemonicPrefix = true\n[color]\n\tui = always\n\tdiff = always\n' \
-	>"$H/home/.gitconfig"
+	# An instructor's own git configuration that used to break every
+	# repository submission: used for every grading here.
+	mkdir -p "$H/home"
+	printf '[diff]\n\tnoprefix = true\n\tmnemonicPrefix = true\n[color]\n\tui = always\n\tdiff = always\n' \
+		>"$H/home/.gitconfig"
 
-# edited PATH PROGRAM: the starter's PATH through an awk PROGRAM, in a file.
-edited() {
-	local f
-	f=$H/$(basename "$1").$RANDOM
-	sub_blob "$1" | awk "$2" >"$f"
-	echo "$f"
-}
-# first_line PATH LINE: the starter's PATH with LINE before its first.
-first_line() { edited "$1" "NR == 1 {print \"$(printf '%s' "$2" | sed 's/[\\"]/\\&/g')\"} {print}"; }
+	# edited PATH PROGRAM: the starter's PATH through an awk PROGRAM, in a file.
+	edited() {
+		local f
+		f=$H/$(basename "$1").$RANDOM
+		sub_blob "$1" | awk "$2" >"$f"
+		echo "$f"
+	}
+	# first_line PATH LINE: the starter's PATH with LINE before its first.
+	first_line() { edited "$1" "NR == 1 {print \"$(printf '%s' "$2" | sed 's/[\\"]/\\&/g')\"} {print}"; }
 
-# grade_case NAME KIND SUBMISSION: grade it as an instructor would.
-grade_case() {
-	HOME=$H/home BOOT_TIMEOUT=60 "$KIT/grader/grade-submission.sh" --submission "$3" \
-		--out "$SELF/hostile-out/$1" --labs 01 ${2:+--kind "$2"} >"$SELF/hostile-$1.log" 2>&1
-}
+	# grade_case NAME KIND SUBMISSION: grade it as an instructor would.
+	grade_case() {
+		HOME=$H/home BOOT_TIMEOUT=60 "$KIT/grader/grade-submission.sh" --submission "$3" \
+			--out "$HO/$1" --labs 01 ${2:+--kind "$2"} >"$H-$1.log" 2>&1
+	}
 
-# expect_case NAME VERDICT [full]: the case's verdict (and full marks).
-expect_case() {
-	local r=$SELF/hostile-out/$1/lab01.result json got score max why
-	json=$(result_json "$r" 2>/dev/null)
-	got=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
-	score=$(jq -r '.score' <<<"$json" 2>/dev/null)
-	max=$(jq -r '.extra_data.labs[0].max_score' <<<"$json" 2>/dev/null)
-	if [ "$got" = "$2" ] && { [ "${3:-}" != full ] || [ "$score" = "$max" ]; }; then
-		st_ok "$1"
-		why=$(jq -r '.extra_data.labs[0].detail' <<<"$json")
-		[ "$got" != no-build ] ||
-			why=$(jq -r '.extra_data.labs[0].output' <<<"$json" | grep -m 1 -E 'rror|limit')
-		printf '  %-14s %-9s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(echo "$why" | sed 's|.*/tree/||' | cut -c 1-100)"
+	# expect_case NAME VERDICT [full]: the case's verdict (and full marks).
+	expect_case() {
+		local r=$HO/$1/lab01.result json got score max why
+		json=$(result_json "$r" 2>/dev/null)
+		got=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
+		score=$(jq -r '.score' <<<"$json" 2>/dev/null)
+		max=$(jq -r '.extra_data.labs[0].max_score' <<<"$json" 2>/dev/null)
+		if [ "$got" = "$2" ] && { [ "${3:-}" != full ] || [ "$score" = "$max" ]; }; then
+			st_ok "$1"
+			why=$(jq -r '.extra_data.labs[0].detail' <<<"$json")
+			[ "$got" != no-build ] ||
+				why=$(jq -r '.extra_data.labs[0].output' <<<"$json" | grep -m 1 -E 'rror|limit')
+			printf '  %-14s %-9s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(echo "$why" | sed 's|.*/tree/||' | cut -c 1-100)"
+		else
+			st_ko "$1: verdict '${got:-none}' ($score/$max), expected '$2'${3:+ with full marks} (log: $H-$1.log)"
+		fi
+	}
+
+	# --- git must never obey the student's configuration -------------------------
+	# A repository (SUBMISSION_KIND=repo) whose config runs a command on any diff.
+	sub_repo "$H/subs/repo-ext" "$ref1"
+	kit_git -C "$H/subs/repo-ext" config diff.external "touch $CANARY/repo-ext; true"
+	kit_git -C "$H/subs/repo-ext" config core.fsmonitor "touch $CANARY/repo-ext-fsmonitor; true"
+	kit_git -C "$H/subs/repo-ext" config core.pager "touch $CANARY/repo-ext-pager; cat"
+	grade_case repo-ext repo "$H/subs/repo-ext"
+	expect_case repo-ext ok full
+	# One whose attributes (not a tracked file) name a textconv and a filter.
+	sub_repo "$H/subs/repo-textconv" "$ref1"
+	kit_git -C "$H/subs/repo-textconv" config diff.x.textconv "touch $CANARY/repo-textconv; cat"
+	kit_git -C "$H/subs/repo-textconv" config filter.x.clean "touch $CANARY/repo-textconv-clean; cat"
+	kit_git -C "$H/subs/repo-textconv" config filter.x.smudge "touch $CANARY/repo-textconv-smudge; cat"
+	printf '* diff=x filter=x\n' >"$H/subs/repo-textconv/.git/info/attributes"
+	grade_case repo-textconv repo "$H/subs/repo-textconv"
+	expect_case repo-textconv ok full
+	# A folder of patches that looks like a bare repository: graded as patches.
+	d=$H/subs/lookalike
+	mkdir -p "$d/objects/info" "$d/refs/heads"
+	echo "ref: refs/heads/main" >"$d/HEAD"
+	printf '[core]\n\tbare = true\n[diff]\n\texternal = touch %s/lookalike\n' "$CANARY" >"$d/config"
+	cp "$(sub_reference 1)" "$d/01.patch"
+	grade_case lookalike '' "$d"
+	expect_case lookalike ok full
+
+	# --- names ---------------------------------------------------------------------
+	# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
+	mkdir -p "$H/source"
+	"$KIT/grader/gradescope/pack.sh" "$H/autograder.zip" 2>/dev/null
+	(cd "$H/source" && unzip -q "$H/autograder.zip")
+	autograder() {
+		(cd "$H" && HOME=$H/home AUTOGRADER_ROOT=$1 BUILD=$BUILD KSRC=$KSRC LAB=1 "$H/source/run_autograder")
+	}
+	# A file name that is a shell command, uploaded to Gradescope.
+	gs=$H/gradescope
+	mkdir -p "$gs/submission"
+	cp "$(sub_reference 1)" "$gs/submission/fix;touch schedlab-canary-semicolon;.patch"
+	autograder "$gs" >"$H-semicolon.log" 2>&1
+	if [ "$(jq '.score' "$gs/results/results.json" 2>/dev/null)" = \
+		"$(jq '[.tests[].max_score] | add' "$gs/results/results.json" 2>/dev/null)" ] &&
+		[ "$(jq '.tests | length' "$gs/results/results.json" 2>/dev/null)" -gt 0 ]; then
+		st_ok semicolon
+		echo "  semicolon      ok        full marks, through run_autograder"
 	else
-		st_ko "$1: verdict '${got:-none}' ($score/$max), expected '$2'${3:+ with full marks} (log: $SELF/hostile-$1.log)"
+		st_ko "semicolon: run_autograder did not grade 'fix;touch ...;.patch' (log: $H-semicolon.log)"
+	fi
+	# Spaces, quotes and a command substitution, through make grade SUBMISSION=.
+	name="my work \$(touch schedlab-canary-dollar) 'it's \"done\"'.patch"
+	cp "$(sub_reference 1)" "$H/subs/$name"
+	HOME=$H/home BOOT_TIMEOUT=60 make -s -C "$KIT" grade SUBMISSION="$H/subs/$name" LAB=1 \
+		OUT="$HO/spaces" >"$H-spaces.log" 2>&1
+	expect_case spaces ok full
+	# An empty upload, and one nested in two folders.
+	mkdir -p "$H/gs-empty/submission" "$H/gs-nested/submission/lab/patches"
+	cp "$(sub_reference 1)" "$H/gs-nested/submission/lab/patches/01.patch"
+	for c in empty nested; do
+		autograder "$H/gs-$c" >"$H-gs-$c.log" 2>&1
+	done
+	if jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" 2>/dev/null |
+		grep -q 'holds no patch'; then
+		st_ok "empty upload"
+		echo "  empty upload   no-apply  $(jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" |
+			head -n 1 | sed 's/.*submission: //' | cut -c 1-100)"
+	else
+		st_ko "an empty Gradescope upload does not say it holds no patch ($H-gs-empty.log)"
+	fi
+	if [ "$(jq '.score' "$H/gs-nested/results/results.json" 2>/dev/null)" = \
+		"$(jq '[.tests[].max_score] | add' "$H/gs-nested/results/results.json" 2>/dev/null)" ]; then
+		st_ok "nested upload"
+		echo "  nested upload  ok        full marks, through run_autograder"
+	else
+		st_ko "a Gradescope upload nested in folders was not graded ($H-gs-nested.log)"
+	fi
+
+	# --- the allowed changes -------------------------------------------------------
+	link=$H/link-target
+	printf '%s' "$SECRET" >"$link"
+	sub_patch "$(sub_commit "$SUB_STARTER" "a link" kernel/sched/deadline.c 120000 "$link")" >"$H/subs/symlink.patch"
+	grade_case symlink '' "$H/subs/symlink.patch"
+	expect_case symlink rejected
+	# A NUL byte past the first 8000 bytes (where git stops looking for one).
+	f=$(edited kernel/sched/core.c '{print} END {printf "/* a NUL byte: %c */\n", 0}')
+	sub_patch "$(sub_commit "$SUB_STARTER" "a NUL" kernel/sched/core.c 100644 "$f")" >"$H/subs/nul.patch"
+	grade_case nul '' "$H/subs/nul.patch"
+	expect_case nul rejected
+
+	# --- the build reads no host file and does not hang ------------------------------
+	f=$(first_line kernel/sched/deadline.c '#include "/etc/hostname"')
+	sub_patch "$(sub_commit "$SUB_STARTER" hostname kernel/sched/deadline.c 100644 "$f")" >"$H/subs/hostname.patch"
+	grade_case hostname '' "$H/subs/hostname.patch"
+	expect_case hostname no-build
+	f=$(first_line kernel/sched/deadline.c "asm(\".pushsection .rodata\\n.incbin \\\"$SECRET\\\"\\n.popsection\");")
+	sub_patch "$(sub_commit "$SUB_STARTER" incbin kernel/sched/deadline.c 100644 "$f")" >"$H/subs/incbin.patch"
+	grep -q "incbin" "$H/subs/incbin.patch" || st_ko "incbin: the test's patch has no .incbin"
+	grade_case incbin '' "$H/subs/incbin.patch"
+	expect_case incbin no-build
+	f=$(first_line kernel/sched/deadline.c '#include "/dev/stdin"')
+	sub_patch "$(sub_commit "$SUB_STARTER" stdin kernel/sched/deadline.c 100644 "$f")" >"$H/subs/stdin.patch"
+	# Its stdin is a pipe that never ends (this shell holds its write end):
+	# the build reads none of it.
+	mkfifo "$H/stdin.fifo"
+	exec {never}<>"$H/stdin.fifo"
+	grade_case stdin '' "$H/subs/stdin.patch" <&"$never"
+	exec {never}>&-
+	expect_case stdin ok
+	for c in incbin stdin hostname; do
+		if grep -q . "$HO/$c/review.txt" 2>/dev/null; then st_ok; else
+			st_ko "$c: not flagged for review ($HO/$c/review.txt)"
+		fi
+	done
+
+	# --- the console ------------------------------------------------------------------
+	f=$(edited kernel/sched/core.c '{print} /^void __init sched_init_smp\(void\)$/ {f = 1; next}
+		f && /^\{$/ {f = 0; print "\tunsigned long schedlab_n = 0;\n\n\tfor (;;)\n\t\tpr_info(\"schedlab flood %lu: the console must stop this\\n\", schedlab_n++);"}')
+	grep -q 'schedlab flood' "$f" || st_ko "flood: the test's patch does not loop"
+	sub_patch "$(sub_commit "$SUB_STARTER" flood kernel/sched/core.c 100644 "$f")" >"$H/subs/flood.patch"
+	grade_case flood '' "$H/subs/flood.patch"
+	expect_case flood flood
+	read -r _ _ _ _ cap < <(_sandbox_limits boot)
+	cap=$(numfmt --from=iec "$cap")
+	for log in "$HO"/flood/boot*.log; do
+		if [ "$(stat -c %s "$log")" -le "$cap" ]; then st_ok; else
+			st_ko "flood: $log is not capped at $cap bytes"
+		fi
+	done
+
+	# --- nothing escaped ------------------------------------------------------------------
+	escaped=$(ls -d "$CANARY"/* "$KIT"/schedlab-canary-* "$H"/schedlab-canary-* "$H"/source/schedlab-canary-* \
+		"$PWD"/schedlab-canary-* 2>/dev/null)
+	if [ -z "$escaped" ]; then st_ok "no canary"; else
+		st_ko "a hostile submission ran a command on the host: $escaped"
+	fi
+	secret=$(cat "$SECRET")
+	if grep -rlaF -e "$secret" "$HO" "$H"-*.log "$H/gradescope/results" 2>/dev/null |
+		grep -q .; then
+		st_ko "the secret file's content is in an output: $(grep -rlaF -e "$secret" "$HO" "$H"-*.log | head -n 3)"
+	else
+		st_ok "no secret"
+	fi
+	host=$(cat /etc/hostname 2>/dev/null || true)
+	if [ ${#host} -ge 6 ] && grep -rqaF -e "$host" "$HO/hostname"; then
+		st_ko "hostname: /etc/hostname's content is in the output"
+	fi
+
+	# --- the sandbox, probed ------------------------------------------------------------
+	stage "the sandbox: what a submission's build can reach"
+	probe=$BUILD/grading/probe
+	mkdir -p "$probe"
+	SANDBOX_KIND=$1
+	# In the uid isolation, the probe is a slot of its own user (9), so
+	# that slot 0 is another slot's.
+	local uid=$SANDBOX_UID
+	[ "$1" != uid ] || { SANDBOX_UID=$((SANDBOX_UID - 9)); sandbox_protect; }
+	sandbox_own "$probe"
+	[ "$1" != uid ] || chmod 0700 "$probe"
+	inside() { sandbox_run "$probe" --stage apply -- bash -c "$1" 2>/dev/null; }
+	st_check "sandbox: runs as an unprivileged user" inside '[ "$(id -u)" != 0 ] && ! grep -q "^CapEff:.*[1-9a-f]" /proc/self/status'
+	st_check "sandbox: can write its slot" inside "touch '$probe/x'"
+	st_xfail "sandbox: reaches the network" inside 'exec 3<>/dev/tcp/127.0.0.1/22 || exec 3<>/dev/tcp/1.1.1.1/53'
+	st_xfail "sandbox: sees reference-patches/" inside "ls '$KIT/reference-patches'"
+	st_xfail "sandbox: sees the kit's git history" inside "ls '$KIT/.git'"
+	st_xfail "sandbox: sees the results and other slots" inside "ls '$SELF' || ls '$BUILD/grading/slot0'"
+	st_xfail "sandbox: sees a file of \$HOME" inside "for f in '$HOME'/.[!.]* '$HOME'/*; do [ -f \"\$f\" ] && exit 0; done; exit 1"
+	st_xfail "sandbox: writes outside its slot" inside "touch '$KIT/labs/x' || touch /usr/x"
+	# The uid isolation cannot hide them (grader/README.md, trust model).
+	[ "$1" = uid ] || st_xfail "sandbox: reads the kernel tree's objects unasked" inside "ls '$KSRC/.git'"
+	overstays() { sandbox_run "$probe" --time 1 -- sleep 30 2>/dev/null; [ $? = 124 ]; }
+	# A process that leaves the stage's process group (setsid) and outlives it.
+	left_nothing() {
+		sandbox_run "$probe" -- bash -c 'setsid sleep 300 >/dev/null 2>&1 </dev/null & exit 0' 2>/dev/null
+		sleep 0.2
+		local p
+		for p in /proc/[0-9]*; do
+			[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" != "sleep 300 " ] || return 1
+		done
+	}
+	st_check "sandbox: a stage that overstays is stopped" overstays
+	cut_at_limit() {
+		sandbox_run "$probe" --stage read -- \
+			bash -c 'f=${TMPDIR:-/tmp}/big; dd if=/dev/zero of=$f bs=1M count=100; [ "$(stat -c %s $f)" -le 67108864 ]' 2>/dev/null
+	}
+	st_check "sandbox: a file past the stage's size limit is cut" cut_at_limit
+	st_check "sandbox: nothing of its user is left running after a stage" left_nothing
+	SANDBOX_UID=$uid SANDBOX_KIND=
+	# Instructor grading refuses to run without the isolation asked for,
+	# and says why.
+	if SANDBOX=$1 BWRAP=/nonexistent/bwrap NO_NETWORK=/nonexistent \
+		"$KIT/grader/grade-submission.sh" --submission "$(sub_reference 1)" \
+		--out "$HO/no-sandbox" --labs 01 >"$H-no-sandbox.log" 2>&1; then
+		st_ko "grading ran without the sandbox"
+	elif grep -q 'SANDBOX=off' "$H-no-sandbox.log"; then
+		st_ok "no sandbox, no grading"
+		echo "  no sandbox     error     $(grep '^error:' "$H-no-sandbox.log" | sed 's/.*, and //' | cut -c 1-100)"
+	else
+		st_ko "grading without the sandbox failed without saying why ($H-no-sandbox.log)"
+	fi
+	# As root, where bubblewrap cannot start, grading falls back to uid
+	# and says so, in its output and in results.json.
+	if [ "$1" = bwrap ] && [ "$(id -u)" = 0 ]; then
+		HOME=$H/home SANDBOX=on BWRAP=/nonexistent/bwrap BOOT_TIMEOUT=60 "$KIT/grader/grade-submission.sh" \
+			--submission "$(sub_reference 1)" --out "$HO/fallback" --labs 01 >"$H-fallback.log" 2>&1
+		expect_case fallback ok full
+		if grep -q 'isolation: uid' "$H-fallback.log" &&
+			[ "$(jq -r '.extra_data.isolation' "$HO/fallback/results.json" 2>/dev/null)" = uid ]; then
+			st_ok "fallback named"
+		else
+			st_ko "the fallback to the uid isolation is not named in the output and results.json ($H-fallback.log)"
+		fi
 	fi
 }
 
-# --- git must never obey the student's configuration -------------------------
-# A repository (SUBMISSION_KIND=repo) whose config runs a command on any diff.
-sub_repo "$H/subs/repo-ext" "$ref1"
-kit_git -C "$H/subs/repo-ext" config diff.external "touch $CANARY/repo-ext; true"
-kit_git -C "$H/subs/repo-ext" config core.fsmonitor "touch $CANARY/repo-ext-fsmonitor; true"
-kit_git -C "$H/subs/repo-ext" config core.pager "touch $CANARY/repo-ext-pager; cat"
-grade_case repo-ext repo "$H/subs/repo-ext"
-expect_case repo-ext ok full
-# One whose attributes (not a tracked file) name a textconv and a filter.
-sub_repo "$H/subs/repo-textconv" "$ref1"
-kit_git -C "$H/subs/repo-textconv" config diff.x.textconv "touch $CANARY/repo-textconv; cat"
-kit_git -C "$H/subs/repo-textconv" config filter.x.clean "touch $CANARY/repo-textconv-clean; cat"
-kit_git -C "$H/subs/repo-textconv" config filter.x.smudge "touch $CANARY/repo-textconv-smudge; cat"
-printf '* diff=x filter=x\n' >"$H/subs/repo-textconv/.git/info/attributes"
-grade_case repo-textconv repo "$H/subs/repo-textconv"
-expect_case repo-textconv ok full
-# A folder of patches that looks like a bare repository: graded as patches.
-d=$H/subs/lookalike
-mkdir -p "$d/objects/info" "$d/refs/heads"
-echo "ref: refs/heads/main" >"$d/HEAD"
-printf '[core]\n\tbare = true\n[diff]\n\texternal = touch %s/lookalike\n' "$CANARY" >"$d/config"
-cp "$(sub_reference 1)" "$d/01.patch"
-grade_case lookalike '' "$d"
-expect_case lookalike ok full
-
-# --- names ---------------------------------------------------------------------
-# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
-mkdir -p "$H/source"
-"$KIT/grader/gradescope/pack.sh" "$H/autograder.zip" 2>/dev/null
-(cd "$H/source" && unzip -q "$H/autograder.zip")
-autograder() {
-	(cd "$H" && HOME=$H/home AUTOGRADER_ROOT=$1 BUILD=$BUILD KSRC=$KSRC LAB=1 "$H/source/run_autograder")
-}
-# A file name that is a shell command, uploaded to Gradescope.
-gs=$H/gradescope
-mkdir -p "$gs/submission"
-cp "$(sub_reference 1)" "$gs/submission/fix;touch schedlab-canary-semicolon;.patch"
-autograder "$gs" >"$SELF/hostile-semicolon.log" 2>&1
-if [ "$(jq '.score' "$gs/results/results.json" 2>/dev/null)" = \
-	"$(jq '[.tests[].max_score] | add' "$gs/results/results.json" 2>/dev/null)" ] &&
-	[ "$(jq '.tests | length' "$gs/results/results.json" 2>/dev/null)" -gt 0 ]; then
-	st_ok semicolon
-	echo "  semicolon      ok        full marks, through run_autograder"
-else
-	st_ko "semicolon: run_autograder did not grade 'fix;touch ...;.patch' (log: $SELF/hostile-semicolon.log)"
-fi
-# Spaces, quotes and a command substitution, through make grade SUBMISSION=.
-name="my work \$(touch schedlab-canary-dollar) 'it's \"done\"'.patch"
-cp "$(sub_reference 1)" "$H/subs/$name"
-HOME=$H/home BOOT_TIMEOUT=60 make -s -C "$KIT" grade SUBMISSION="$H/subs/$name" LAB=1 \
-	OUT="$SELF/hostile-out/spaces" >"$SELF/hostile-spaces.log" 2>&1
-expect_case spaces ok full
-# An empty upload, and one nested in two folders.
-mkdir -p "$H/gs-empty/submission" "$H/gs-nested/submission/lab/patches"
-cp "$(sub_reference 1)" "$H/gs-nested/submission/lab/patches/01.patch"
-for c in empty nested; do
-	autograder "$H/gs-$c" >"$SELF/hostile-gs-$c.log" 2>&1
-done
-if jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" 2>/dev/null |
-	grep -q 'holds no patch'; then
-	st_ok "empty upload"
-	echo "  empty upload   no-apply  $(jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" |
-		head -n 1 | sed 's/.*submission: //' | cut -c 1-100)"
-else
-	st_ko "an empty Gradescope upload does not say it holds no patch ($SELF/hostile-gs-empty.log)"
-fi
-if [ "$(jq '.score' "$H/gs-nested/results/results.json" 2>/dev/null)" = \
-	"$(jq '[.tests[].max_score] | add' "$H/gs-nested/results/results.json" 2>/dev/null)" ]; then
-	st_ok "nested upload"
-	echo "  nested upload  ok        full marks, through run_autograder"
-else
-	st_ko "a Gradescope upload nested in folders was not graded ($SELF/hostile-gs-nested.log)"
-fi
-
-# --- the allowed changes -------------------------------------------------------
-link=$H/link-target
-printf '%s' "$SECRET" >"$link"
-sub_patch "$(sub_commit "$SUB_STARTER" "a link" kernel/sched/deadline.c 120000 "$link")" >"$H/subs/symlink.patch"
-grade_case symlink '' "$H/subs/symlink.patch"
-expect_case symlink rejected
-# A NUL byte past the first 8000 bytes (where git stops looking for one).
-f=$(edited kernel/sched/core.c '{print} END {printf "/* a NUL byte: %c */\n", 0}')
-sub_patch "$(sub_commit "$SUB_STARTER" "a NUL" kernel/sched/core.c 100644 "$f")" >"$H/subs/nul.patch"
-grade_case nul '' "$H/subs/nul.patch"
-expect_case nul rejected
-
-# --- the build reads no host file and does not hang ------------------------------
-f=$(first_line kernel/sched/deadline.c '#include "/etc/hostname"')
-sub_patch "$(sub_commit "$SUB_STARTER" hostname kernel/sched/deadline.c 100644 "$f")" >"$H/subs/hostname.patch"
-grade_case hostname '' "$H/subs/hostname.patch"
-expect_case hostname no-build
-f=$(first_line kernel/sched/deadline.c "asm(\".pushsection .rodata\\n.incbin \\\"$SECRET\\\"\\n.popsection\");")
-sub_patch "$(sub_commit "$SUB_STARTER" incbin kernel/sched/deadline.c 100644 "$f")" >"$H/subs/incbin.patch"
-grep -q "incbin" "$H/subs/incbin.patch" || st_ko "incbin: the test's patch has no .incbin"
-grade_case incbin '' "$H/subs/incbin.patch"
-expect_case incbin no-build
-f=$(first_line kernel/sched/deadline.c '#include "/dev/stdin"')
-sub_patch "$(sub_commit "$SUB_STARTER" stdin kernel/sched/deadline.c 100644 "$f")" >"$H/subs/stdin.patch"
-# Its stdin is a pipe that never ends (this shell holds its write end):
-# the build reads none of it.
-mkfifo "$H/stdin.fifo"
-exec {never}<>"$H/stdin.fifo"
-grade_case stdin '' "$H/subs/stdin.patch" <&"$never"
-exec {never}>&-
-expect_case stdin ok
-for c in incbin stdin hostname; do
-	if grep -q . "$SELF/hostile-out/$c/review.txt" 2>/dev/null; then st_ok; else
-		st_ko "$c: not flagged for review ($SELF/hostile-out/$c/review.txt)"
-	fi
-done
-
-# --- the console ------------------------------------------------------------------
-f=$(edited kernel/sched/core.c '{print} /^void __init sched_init_smp\(void\)$/ {f = 1; next}
-	f && /^\{$/ {f = 0; print "\tunsigned long schedlab_n = 0;\n\n\tfor (;;)\n\t\tpr_info(\"schedlab flood %lu: the console must stop this\\n\", schedlab_n++);"}')
-grep -q 'schedlab flood' "$f" || st_ko "flood: the test's patch does not loop"
-sub_patch "$(sub_commit "$SUB_STARTER" flood kernel/sched/core.c 100644 "$f")" >"$H/subs/flood.patch"
-grade_case flood '' "$H/subs/flood.patch"
-expect_case flood flood
-read -r _ _ _ _ cap < <(_sandbox_limits boot)
-cap=$(numfmt --from=iec "$cap")
-for log in "$SELF"/hostile-out/flood/boot*.log; do
-	if [ "$(stat -c %s "$log")" -le "$cap" ]; then st_ok; else
-		st_ko "flood: $log is not capped at $cap bytes"
-	fi
-done
-
-# --- nothing escaped ------------------------------------------------------------------
-escaped=$(ls -d "$CANARY"/* "$KIT"/schedlab-canary-* "$H"/schedlab-canary-* "$H"/source/schedlab-canary-* \
-	"$PWD"/schedlab-canary-* 2>/dev/null)
-if [ -z "$escaped" ]; then st_ok "no canary"; else
-	st_ko "a hostile submission ran a command on the host: $escaped"
-fi
-secret=$(cat "$SECRET")
-if grep -rlaF -e "$secret" "$SELF"/hostile-out "$SELF"/hostile-*.log "$H/gradescope/results" 2>/dev/null |
-	grep -q .; then
-	st_ko "the secret file's content is in an output: $(grep -rlaF -e "$secret" "$SELF"/hostile-out "$SELF"/hostile-*.log | head -n 3)"
-else
-	st_ok "no secret"
-fi
-host=$(cat /etc/hostname 2>/dev/null || true)
-if [ ${#host} -ge 6 ] && grep -rqaF -e "$host" "$SELF/hostile-out/hostname"; then
-	st_ko "hostname: /etc/hostname's content is in the output"
-fi
-
-# --- the sandbox, probed ------------------------------------------------------------
-stage "the sandbox: what a submission's build can reach"
-probe=$BUILD/grading/probe
-mkdir -p "$probe"
-sandbox_own "$probe"
-inside() { sandbox_run "$probe" --stage apply -- bash -c "$1" 2>/dev/null; }
-st_check "sandbox: runs as an unprivileged user" inside '[ "$(id -u)" != 0 ] && ! grep -q "^CapEff:.*[1-9a-f]" /proc/self/status'
-st_check "sandbox: can write its slot" inside "touch '$probe/x'"
-st_xfail "sandbox: reaches the network" inside 'exec 3<>/dev/tcp/127.0.0.1/22 || exec 3<>/dev/tcp/1.1.1.1/53'
-st_xfail "sandbox: sees reference-patches/" inside "ls '$KIT/reference-patches'"
-st_xfail "sandbox: sees the kit's git history" inside "ls '$KIT/.git'"
-st_xfail "sandbox: sees the results and other slots" inside "ls '$SELF' || ls '$BUILD/grading/slot0'"
-st_xfail "sandbox: sees a file of \$HOME" inside "for f in '$HOME'/.[!.]* '$HOME'/*; do [ -f \"\$f\" ] && exit 0; done; exit 1"
-st_xfail "sandbox: writes outside its slot" inside "touch '$KIT/labs/x' || touch /usr/x"
-st_xfail "sandbox: reads the kernel tree's objects unasked" inside "ls '$KSRC/.git'"
-overstays() { sandbox_run "$probe" --time 1 -- sleep 30 2>/dev/null; [ $? = 124 ]; }
-st_check "sandbox: a stage that overstays is stopped" overstays
-cut_at_limit() {
-	sandbox_run "$probe" --stage read -- \
-		bash -c 'dd if=/dev/zero of=/tmp/big bs=1M count=100; [ "$(stat -c %s /tmp/big)" -le 67108864 ]' 2>/dev/null
-}
-st_check "sandbox: a file past the stage's size limit is cut" cut_at_limit
-# Instructor grading refuses to run without the sandbox, and says why.
-if BWRAP=/nonexistent/bwrap "$KIT/grader/grade-submission.sh" --submission "$(sub_reference 1)" \
-	--out "$SELF/hostile-out/no-sandbox" --labs 01 >"$SELF/hostile-no-sandbox.log" 2>&1; then
-	st_ko "grading ran without the sandbox"
-elif grep -q 'SANDBOX=off' "$SELF/hostile-no-sandbox.log"; then
-	st_ok "no sandbox, no grading"
-	echo "  no sandbox     error     $(grep '^error:' "$SELF/hostile-no-sandbox.log" | sed 's/.*, and //' | cut -c 1-100)"
-else
-	st_ko "grading without the sandbox failed without saying why ($SELF/hostile-no-sandbox.log)"
-fi
+hostile_part bwrap
+[ "$(id -u)" != 0 ] || hostile_part uid
+export SANDBOX=on
+unset SANDBOX_KIND

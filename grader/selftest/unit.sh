@@ -154,18 +154,18 @@ st_check "gradebook: CSV, every student once with the right grade and the worst 
 	python3 - "$gb/gradebook.csv" <<'EOF'
 import csv, sys
 want = {
-    "'-alice": ["6", "75", "2", "", "8", "8", "ok"],
-    "a,b": ["0", "", "2", "", "2", "8", "ok"],
-    "'=1+1": ["6", "", "0", "", "6", "8", "not-graded"],
-    "new\nline": ["0", "", "0", "", "0", "8", "panic"],
-    'quo"te': ["0", "", "2", "", "2", "8", "no-build"],
-    "'\ttab": ["6", "", "2", "", "8", "8", "ok"],
-    "'@dup": ["0", "", "2", "", "2", "8", "duplicate"],
+    "'-alice": ["6", "75", "2", "", "8", "8", "ok", "0", ""],
+    "a,b": ["0", "", "2", "", "2", "8", "ok", "0", ""],
+    "'=1+1": ["6", "", "0", "", "6", "8", "not-graded", "0", ""],
+    "new\nline": ["0", "", "0", "", "0", "8", "panic", "0", ""],
+    'quo"te': ["0", "", "2", "", "2", "8", "no-build", "0", ""],
+    "'\ttab": ["6", "", "2", "", "8", "8", "ok", "0", ""],
+    "'@dup": ["0", "", "2", "", "2", "8", "duplicate", "0", ""],
 }
 with open(sys.argv[1], newline="", encoding="utf-8") as f:
     rows = list(csv.reader(f, strict=True))
 ok = rows[0] == ["student", "lab01", "lab01 similarity %", "lab02", "lab02 similarity %",
-                "total", "max", "status"]
+                "total", "max", "status", "undecided tests", "isolation"]
 got = {row[0]: row[1:] for row in rows[1:]}
 ok &= len(rows) == len(want) + 1 and got == want
 ok &= not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for row in rows for cell in row if cell)
