@@ -121,9 +121,9 @@ st_check "report: and named in results.json" json_true \
 # csv module with no cell a spreadsheet would take for a formula, the JSON
 # by jq.  Lab 02 is made here: two tests that pass, or a panic.
 gb=$U/class
-names=(-alice 'a,b' '=1+1' $'new\nline' 'quo"te' $'\ttab' '@dup')
-lab01=(pass-reference fail-starter pass-reference warn-in-lab no-build pass-reference duplicate)
-lab02=(pass pass - panic pass pass pass)
+names=(-alice 'a,b' '=1+1' $'new\nline' 'quo"te' $'\ttab' '@dup' slow)
+lab01=(pass-reference fail-starter pass-reference warn-in-lab no-build pass-reference duplicate inconclusive)
+lab02=(pass pass - panic pass pass pass pass)
 printf '%s\n' test_one test_two >"$gb.tests"
 for kind in pass panic; do
 	printf "$m %s\n" "BEGIN 02" "t.c:1:P:test_one:test_one:0: Passed" \
@@ -146,6 +146,8 @@ for i in "${!names[@]}"; do
 done
 # A submission's similarity to 6.1, beside its score.
 printf 'similarity\t3\t4\n' >>"$gb/-alice/lab01.result"
+# The isolation a student's grading ran in (grade-submission.sh writes it).
+echo uid >"$gb/slow/isolation"
 "$TOOLS/report" --gradebook-csv "$gb/gradebook.csv" --gradebook-json "$gb/gradebook.json" \
 	--labs "01 02" -- "${dirs[@]}" >"$gb/table.txt"
 st_check "gradebook: exit status 1 (not every student passed)" [ $? = 1 ]
@@ -161,6 +163,7 @@ want = {
     'quo"te': ["0", "", "2", "", "2", "8", "no-build", "0", ""],
     "'\ttab": ["6", "", "2", "", "8", "8", "ok", "0", ""],
     "'@dup": ["0", "", "2", "", "2", "8", "duplicate", "0", ""],
+    "slow": ["5", "", "2", "", "7", "7", "ok", "1", "uid"],
 }
 with open(sys.argv[1], newline="", encoding="utf-8") as f:
     rows = list(csv.reader(f, strict=True))
@@ -181,11 +184,16 @@ st_check "gradebook: JSON, the names as they are" diff -u - <(jq -c '.[] | [.stu
 ["quo\"te",2,8,"no-build"]
 ["\ttab",8,8,"ok"]
 ["@dup",2,8,"duplicate"]
+["slow",7,7,"ok"]
 EOF
 st_check "gradebook: JSON, the similarity beside the score" json_true \
 	'.[0].labs.lab01.similarity == {"matched": 3, "counted": 4, "percent": 75} and .[1].labs.lab01.similarity == null' \
 	"$gb/gradebook.json"
 st_check "gradebook: the table shows the similarity" grep -q '6/6 ~75%' "$gb/table.txt"
+st_check "gradebook: an undecided test and the isolation, in the JSON" json_true \
+	'.[7].undecided == 1 and .[7].isolation == "uid" and .[0].undecided == 0 and .[0].isolation == ""' \
+	"$gb/gradebook.json"
+st_check "gradebook: the table says a test was undecided" grep -q '1 test(s) undecided' "$gb/table.txt"
 
 # The results.json of a submission the grader could not grade: valid, and
 # accepted by Gradescope (check-results.sh), whatever the log holds.
