@@ -138,6 +138,38 @@ hostile_part() {
 	else
 		st_ko "a Gradescope upload nested in folders was not graded ($H-gs-nested.log)"
 	fi
+	# An upload that is a symbolic link to the kit's reference solutions
+	# (or to one of them, inside a folder): refused, never followed.
+	mkdir -p "$H/gs-link/submission" "$H/gs-link-deep/submission/work"
+	ln -s "$H/source/reference-patches" "$H/gs-link/submission/my-work"
+	ln -s "$H/source/reference-patches/$(basename "$(sub_reference 1)")" "$H/gs-link-deep/submission/work/01.patch"
+	for c in link link-deep; do
+		autograder "$H/gs-$c" >"$H-gs-$c.log" 2>&1
+		if [ "$(jq -r '[.score, .extra_data.labs[0].verdict] | @tsv' "$H/gs-$c/results/results.json" 2>/dev/null)" = \
+			"0	rejected" ] && grep -q 'symbolic link' "$H/gs-$c/results/results.json"; then
+			st_ok "$c upload"
+			echo "  $c upload   rejected  $(jq -r '.extra_data.labs[0].detail' "$H/gs-$c/results/results.json" | cut -c 1-90)"
+		else
+			st_ko "a Gradescope upload with a symbolic link to the reference was not refused ($H-gs-$c.log)"
+		fi
+	done
+	# A submission in a folder only its owner may read (mktemp -d, a home):
+	# the grader copies it in; it is graded, not refused.
+	mkdir -m 0700 "$H/private"
+	cp "$(sub_reference 1)" "$H/private/01.patch"
+	grade_case private '' "$H/private/01.patch"
+	expect_case private ok full
+	# The same in a class: an entry that is a link to the reference.
+	mkdir -p "$H/class"
+	ln -s "$(sub_reference 1)" "$H/class/linked.patch"
+	HOME=$H/home "$KIT/grader/grade-all.sh" --submissions "$H/class" --out "$HO/class" --labs 01 -j 1 \
+		>"$H-class.log" 2>&1
+	if [ "$(jq -r '.[0] | [.total, .status] | @tsv' "$HO/class/gradebook.json" 2>/dev/null)" = "0	rejected" ]; then
+		st_ok "linked class entry"
+		echo "  linked entry   rejected  in grade-all's gradebook"
+	else
+		st_ko "grade-all graded a class entry that is a symbolic link to the reference ($H-class.log)"
+	fi
 
 	# --- the allowed changes -------------------------------------------------------
 	link=$H/link-target
