@@ -54,6 +54,13 @@ cp "$KIT/grader/release-README.md" "$OUT/README.md"
 # instructors.
 grep -q '^## The full kit' "$KIT/HANDOUT.md" || die "HANDOUT.md has no section '## The full kit'"
 sed '/^## The full kit/,$d' "$KIT/HANDOUT.md" >"$OUT/HANDOUT.md"
+# The labs' texts as a course's kit has them: what only the full kit can do
+# ("<!-- full kit -->" to "<!-- end full kit -->", whole lines) goes, and
+# what a course's student does instead ("<!-- course kit: TEXT -->") shows.
+for readme in "$OUT"/labs/[0-9][0-9]-*/README.md; do
+	sed -i -e '/^<!-- full kit -->$/,/^<!-- end full kit -->$/d' \
+		-e 's/^<!-- course kit: \(.*\) -->$/\1/' "$readme"
+done
 
 stage "the starter tree's files, from the labs' patches"
 tmp=$(mktemp -d "$BUILD/release.XXXXXX")

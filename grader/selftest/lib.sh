@@ -36,3 +36,31 @@ st_summary() {
 	echo "$ST_PASS passed, $ST_FAIL failed"
 	[ "$ST_FAIL" = 0 ]
 }
+
+# st_texts_real KIT [RESULTS]: every make command the kit's texts name
+# (README.md, HANDOUT.md, the labs' READMEs: `make X` or an indented
+# "make X" line) is one its Makefile runs there (not one that says "not in
+# a course's kit", nor one it has no rule for); with RESULTS (a grading's
+# results folder of that kit), every build/results/FILE they name (N: a
+# number) is a file that grading wrote.
+st_texts_real() {
+	local kit=$1 results=${2:-} texts target path out
+	texts=("$kit/README.md" "$kit/HANDOUT.md" "$kit"/labs/[0-9][0-9]-*/README.md)
+	for target in $(grep -ohE '(`|^    )make [a-z][a-z-]*' "${texts[@]}" | sed 's/.*make //' | sort -u); do
+		out=$(make -C "$kit" -n "$target" 2>&1)
+		if grep -qE "not in a course's kit|No rule to make target" <<<"$out"; then
+			st_ko "texts: 'make $target' is named in $(grep -lE "(\`|^    )make $target\b" "${texts[@]}" |
+				sed "s|^$kit/||" | paste -sd' '), and this kit has no such command"
+		else
+			st_ok
+		fi
+	done
+	[ -n "$results" ] || return 0
+	for path in $(grep -ohE 'build/results/[A-Za-z0-9_.N*-]+' "${texts[@]}" | sed 's/\.$//' | sort -u); do
+		if compgen -G "$results/$(sed 's/N/[0-9]*/g' <<<"${path#build/results/}")" >/dev/null; then
+			st_ok
+		else
+			st_ko "texts: $path is named in $(grep -lF "$path" "${texts[@]}" | sed "s|^$kit/||" | paste -sd' '), and a grading writes no such file"
+		fi
+	done
+}

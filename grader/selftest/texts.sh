@@ -40,3 +40,5 @@ seeds=$(cd "$KIT" && grep -rnil 'seed' labs/ HANDOUT.md | paste -sd' ')
 st_check "texts: no 'seed' in labs/ or HANDOUT.md ($seeds)" [ -z "$seeds" ]
 pristine=$(cd "$KIT" && grep -il 'pristine' HANDOUT.md labs/[0-9][0-9]-*/README.md | paste -sd' ')
 st_check "texts: no 'pristine' in HANDOUT.md or a lab's README ($pristine)" [ -z "$pristine" ]
+# Every command the full kit's texts name is one it has.
+st_texts_real "$KIT"
