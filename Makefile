@@ -99,12 +99,13 @@ build: setup
 	@grader/build-kernel.sh $(KSRC) $(OBJ)
 
 # ---- host tools: parser, report writer, timeline renderer, similarity, -----
+# ---- the cleaner of a build's messages,                                 -----
 # ---- the launcher every boot runs QEMU with, the sandbox's no-network -------
 QEMU_LAUNCHER := $(BUILD)/grader/small-pages
 # The sandbox's uid isolation runs each stage through no-network.
 LAUNCHERS := $(QEMU_LAUNCHER) $(BUILD)/grader/no-network
 TOOLS := $(BUILD)/grader/parse $(BUILD)/grader/report $(BUILD)/grader/timeline \
-	$(BUILD)/grader/similarity $(LAUNCHERS)
+	$(BUILD)/grader/similarity $(BUILD)/grader/clean $(LAUNCHERS)
 tools: $(TOOLS)
 $(BUILD)/grader/%: grader/%.c grader/results.c grader/results.h
 	@mkdir -p $(@D)

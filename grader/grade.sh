@@ -84,8 +84,17 @@ if [ -z "$VERDICT" ]; then
 	# In the sandbox the build sees no .git (nothing of an earlier
 	# submission, no config for a later git to obey); 124: its time limit.
 	status=0
-	sandbox_run "$SLOTDIR" --stage build --rw "$OBJDIR" --hide "$SRC/.git" -- \
-		"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR" || status=$?
+	build() {
+		sandbox_run "$SLOTDIR" --stage build --rw "$OBJDIR" --hide "$SRC/.git" -- \
+			"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR"
+	}
+	if [ -n "$SLOTDIR" ]; then
+		# A submission's compiler errors quote its lines: cleaned (clean.c)
+		# before they reach a terminal or a log.
+		{ build 2>&1 >&3 3>&- | "$TOOLS/clean" >&2; } 3>&1 || status=$?
+	else
+		build || status=$?
+	fi
 	case $status in
 	0) ;;
 	1 | 124)
