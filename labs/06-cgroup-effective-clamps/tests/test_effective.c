@@ -17,6 +17,7 @@
  */
 #include "uclamp.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,9 +41,32 @@ static char *path(char *buf, size_t len, const char *top, const char *grp)
 	return buf;
 }
 
-/* @done: the writes made so far, to say what led to a wrong value. */
-static void expect_file(const char *grp, const char *file, const char *want,
-			const char *done)
+/*
+ * The writes a test made so far (its groups' files and the sysctls), to
+ * say what led to a wrong value; a test starts with none (a new top group).
+ */
+static char done[512], done_top[64];
+
+static void note(const char *fmt, ...)
+{
+	size_t n = strlen(done);
+	va_list ap;
+
+	if (n)
+		n += snprintf(done + n, sizeof(done) - n, ", ");
+	va_start(ap, fmt);
+	vsnprintf(done + n, sizeof(done) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* A sysctl written, and noted. */
+static void write_sysctl(const char *path, unsigned int val)
+{
+	sl_uclamp_sysctl(path, val);
+	note("%s %u", strrchr(path, '/') + 1, val);
+}
+
+static void expect_file(const char *grp, const char *file, const char *want)
 {
 	char b[64];
 
@@ -65,8 +89,12 @@ static void mkgroup(const char *top, const char *grp)
 
 static void run_steps(const char *top, const struct step *s)
 {
-	char g[128], done[512] = "";
+	char g[128];
 
+	if (strcmp(done_top, top)) {
+		done[0] = '\0';
+		snprintf(done_top, sizeof(done_top), "%s", top);
+	}
 	mkgroup("", top);
 	for (; s->op != END; s++) {
 		path(g, sizeof(g), top, s->grp);
@@ -77,15 +105,14 @@ static void run_steps(const char *top, const struct step *s)
 		case WRITE:
 			/* a child's write must never fail */
 			sl_cg_write(g, s->a, s->b);
-			snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s/%s %s",
-				 *done ? ", " : "", g, s->a, s->b);
+			note("%s/%s %s", g, s->a, s->b);
 			break;
 		case READS:
-			expect_file(g, s->a, s->b, done);
+			expect_file(g, s->a, s->b);
 			break;
 		case EFFECTIVE:
-			expect_file(g, "cpu.uclamp.min.effective", s->a, done);
-			expect_file(g, "cpu.uclamp.max.effective", s->b, done);
+			expect_file(g, "cpu.uclamp.min.effective", s->a);
+			expect_file(g, "cpu.uclamp.max.effective", s->b);
 			break;
 		case END:
 			break;
@@ -278,9 +305,9 @@ START_TEST(test_rt_task_in_group)
 	ck_assert_int_eq(sl_spawn_sleepers(&p, 1), 0);
 	sl_cg_join("l6_rt/b/c", p);
 	ck_assert_int_eq(sl_set_policy(p, SCHED_FIFO, 5, 0), 0);
-	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 300);
+	write_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 300);
 	sl_expect_effective(p, 205, 205, "a SCHED_FIFO task in l6_rt/b/c (l6_rt's max 20%), RT default 300");
-	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 100);
+	write_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, 100);
 	sl_expect_effective(p, 100, 205, "the same with RT default 100");
 	sl_cg_join("", p);
 	sl_reap(&p, 1);
@@ -356,12 +383,12 @@ START_TEST(test_root_sysctls)
 	run_steps("l6_root", s);
 	y = sl_spawn_spinner(cpu, "l6_root/b/c");
 	sl_spin(y);
-	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN, 256);
+	write_sysctl(SL_SYSCTL_UCLAMP_MIN, 256);
 	run_steps("l6_root", min25);
 	sl_expect_effective(y, 256, 1024, "a RUNNABLE task in l6_root/b/c after sched_util_clamp_min 256");
 	sl_expect_rq("a RUNNABLE task in l6_root/b/c after sched_util_clamp_min 256", cpu,
 		     SL_UCLAMP_MIN, sl_uclamp_bucket_of(256), 1, 256);
-	sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MAX, 512);
+	write_sysctl(SL_SYSCTL_UCLAMP_MAX, 512);
 	run_steps("l6_root", max50);
 	/* root tasks (kernel threads) now share its max bucket: /proc only */
 	sl_expect_effective(y, 256, 512, "the same after sched_util_clamp_max 512");
