@@ -5,6 +5,12 @@
 #   bench.sh [RUNS]       RUNS of each figure, the median is shown (default 3)
 #   FLAKE=N bench.sh      also grade the reference N times in a row and count
 #                         the runs that were not full marks without a splat
+#   GRADESCOPE="0.5 1" bench.sh [RUNS]
+#                         instead: Gradescope's flow in podman (container.sh):
+#                         the image's setup.sh timed once, then RUNS uploads
+#                         of the reference and of the empty patch at each CPU
+#                         share, with MEMORY (default 768m): score, wall
+#                         time, peak memory, undecided tests, full marks
 #
 # Everything happens in a build folder of its own ($BUILD/bench): a cold
 # setup and build first (timed once), then the reference solution committed
@@ -38,6 +44,47 @@ ms() {
 	echo $(((t1 - t0) / 1000000))
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
+if [ -n "${GRADESCOPE:-}" ]; then
+	G=$BUILD/bench-gradescope
+	rm -rf "$G"
+	mkdir -p "$G"
+	base=localhost/schedlab-debian:12
+	podman image exists "$base" || "$KIT/grader/container.sh" base "$base" >"$G/base.log" 2>&1
+	t0=$(date +%s)
+	"$KIT/grader/container.sh" gradescope "$base" >"$G/image.log" 2>&1 ||
+		die_log "$G/image.log" "the Gradescope image does not build"
+	echo "schedlab bench, Gradescope's flow: the image (setup.sh, a cold build) in $(seconds $(($(date +%s) - t0)))"
+	for share in $GRADESCOPE; do
+		for who in reference empty; do
+			walls=() full=0 undecided=0 peak=0
+			for ((i = 1; i <= RUNS; i++)); do
+				d=$G/$share-$who-$i
+				mkdir -p "$d/submission"
+				if [ $who = reference ]; then
+					cp "$KIT"/reference-patches/*.patch "$d/submission/"
+				else
+					: >"$d/submission/empty.patch"
+				fi
+				t0=$(date +%s%N)
+				"$KIT/grader/container.sh" autograder "$d" "$share" "${MEMORY:-768m}" >"$d.log" 2>&1
+				walls+=("$((($(date +%s%N) - t0) / 1000000))")
+				read -r score max und < <(jq -r '[.score, ([.tests[].max_score] | add),
+					([.tests[] | select(.extra_data.undecided)] | length)] | @tsv' \
+					"$d/results/results.json" 2>/dev/null || echo "- - -")
+				[ "$score" != "$max" ] || [ "$score" = - ] || full=$((full + 1))
+				[ "$und" = - ] || undecided=$((undecided + und))
+				p=$(cat "$d/results/peak" 2>/dev/null || echo 0)
+				[ "$p" -le "$peak" ] || peak=$p
+				echo "  $share CPU, $who, run $i: $score/$max, $und undecided, $((walls[-1] / 1000)) s, peak $((p >> 20)) MiB"
+			done
+			printf '  %-4s CPU %-9s median %6.1f s   full marks %d of %d   undecided tests %d   peak memory %d MiB\n' \
+				"$share" "$who" "$(echo "$(median "${walls[@]}") / 1000" | bc -l)" "$full" "$RUNS" \
+				"$undecided" "$((peak >> 20))"
+		done
+	done
+	exit 0
+fi
 touch_dl() { touch "$KB/kernel/sched/deadline.c"; }
 # measure NAME CMD...: RUNS times "touch; bare build", then "touch; CMD";
 # prints the medians, their difference and ratio.

@@ -10,6 +10,18 @@
 #                                  mmdebstrap (no registry: CI pulls nothing)
 #   container.sh engine ARGS...    the engine itself, with this host's options
 #                                  (those below; the limits for build and run)
+#   container.sh gradescope BASE   the image $GS_IMAGE (default
+#                                  localhost/schedlab-gradescope) as Gradescope
+#                                  makes one: BASE, the autograder bundle
+#                                  (make gradescope) in /autograder/source, and
+#                                  its setup.sh run
+#   container.sh autograder DIR CPUS MEMORY [VAR=VALUE...]
+#                                  run_autograder in a new container of that
+#                                  image, at CPUS CPUs and MEMORY, with no
+#                                  network: DIR/submission is the upload,
+#                                  DIR/results gets results.json (and "peak",
+#                                  the container's peak memory in bytes), and
+#                                  DIR/canary, world-writable, is /canary
 #
 # podman (or docker: ENGINE=docker).  On a host whose cgroups are not all
 # version 2 (hybrid), podman needs runc and cgroupfs (crun refuses); the
@@ -60,8 +72,42 @@ base)
 	"${engine[@]}" import -q "$tar" "$2" >/dev/null
 	rm -f "$tar"
 	;;
+gradescope)
+	ctx=$BUILD/container/gradescope
+	rm -rf "$ctx"
+	mkdir -p "$ctx/source"
+	"$KIT/grader/gradescope/pack.sh" "$ctx/autograder.zip" 2>/dev/null
+	(cd "$ctx/source" && unzip -q "$ctx/autograder.zip")
+	cat >"$ctx/Containerfile" <<'IMAGE'
+ARG BASE
+FROM ${BASE}
+COPY source /autograder/source
+RUN mkdir -p /autograder/results /autograder/submission && \
+	cp /autograder/source/run_autograder /autograder/run_autograder && \
+	/autograder/source/setup.sh
+IMAGE
+	stage "building the Gradescope image ${GS_IMAGE:=localhost/schedlab-gradescope} (FROM $2; setup.sh)"
+	"${engine[@]}" build "${limits[@]}" --network host --build-arg "BASE=$2" -t "$GS_IMAGE" "$ctx"
+	;;
+autograder)
+	dir=$(realpath -e -- "$2")
+	cpus=$3 memory=$4
+	shift 4
+	env=()
+	for v in "$@"; do env+=(-e "$v"); done
+	mkdir -p "$dir/submission" "$dir/results" "$dir/canary"
+	chmod 1777 "$dir/canary"
+	# The peak memory: cgroup v2's memory.peak, or v1's max_usage_in_bytes.
+	"${engine[@]}" run "${limits[@]}" --rm --network none --cpus "$cpus" --memory "$memory" "${env[@]}" \
+		-v "$dir/submission:/autograder/submission" -v "$dir/results:/autograder/results" \
+		-v "$dir/canary:/canary" "${GS_IMAGE:-localhost/schedlab-gradescope}" bash -c '
+			/autograder/run_autograder
+			cat /sys/fs/cgroup/memory.peak /sys/fs/cgroup/memory/memory.max_usage_in_bytes \
+				>/autograder/results/peak 2>/dev/null
+			exit 0'
+	;;
 *)
-	echo "usage: container.sh build [BASE] | run DIR CMD... | base TAG | engine ARGS..." >&2
+	echo "usage: container.sh build [BASE] | run DIR CMD... | base TAG | engine ARGS... | gradescope BASE | autograder DIR CPUS MEMORY [VAR=VALUE...]" >&2
 	exit 2
 	;;
 esac

@@ -52,35 +52,18 @@ stage "container: Gradescope's flow in podman (setup.sh, then run_autograder at 
 . "$ST/submissions.sh"
 GS=$CT/gradescope
 rm -rf "$GS"
-mkdir -p "$GS/context/source"
+mkdir -p "$GS"
 if [ -n "$ct_ready" ]; then
-	"$KIT/grader/gradescope/pack.sh" "$GS/autograder.zip" 2>/dev/null
-	(cd "$GS/context/source" && unzip -q "$GS/autograder.zip")
-	cat >"$GS/context/Containerfile" <<'IMAGE'
-ARG BASE
-FROM ${BASE}
-COPY source /autograder/source
-RUN mkdir -p /autograder/results /autograder/submission && \
-	cp /autograder/source/run_autograder /autograder/run_autograder && \
-	/autograder/source/setup.sh
-IMAGE
-	gs_image=localhost/schedlab-gradescope
-	if "$KIT/grader/container.sh" engine build --network host --build-arg "BASE=$base" -t "$gs_image" \
-		"$GS/context" >"$GS/image.log" 2>&1; then st_ok; else
+	if "$KIT/grader/container.sh" gradescope "$base" >"$GS/image.log" 2>&1; then st_ok; else
 		st_ko "container: the Gradescope image does not build: setup.sh failed (log: $GS/image.log)"
 	fi
-	# gs_run NAME [ENV=VALUE...]: run_autograder on $GS/NAME/submission.
+	# gs_run NAME [VAR=VALUE...]: run_autograder on $GS/NAME/submission.
 	gs_run() {
-		local name=$1 env=()
+		local name=$1
 		shift
-		for v in "$@"; do env+=(-e "$v"); done
-		mkdir -p "$GS/$name/results" "$GS/canary"
-		chmod 1777 "$GS/canary"
-		"$KIT/grader/container.sh" engine run --rm --network none --cpus 1 --memory 768m "${env[@]}" \
-			-v "$GS/$name/submission:/autograder/submission" -v "$GS/$name/results:/autograder/results" \
-			-v "$GS/canary:/canary" "$gs_image" /autograder/run_autograder >"$GS/$name.log" 2>&1
+		"$KIT/grader/container.sh" autograder "$GS/$name" 1 768m "$@" >"$GS/$name.log" 2>&1
 	}
-	# gs_expect NAME full|zero|no-build: its results.json, graded in the uid isolation.
+	# gs_expect NAME full|zero|VERDICT: its results.json, graded in the uid isolation.
 	gs_expect() {
 		local json=$GS/$1/results/results.json got
 		got=$(jq -r '[.score, ([.tests[].max_score] | add), .extra_data.isolation,
@@ -121,11 +104,11 @@ IMAGE
 	kit_git -C "$GS/repo/submission" config core.pager "touch /canary/repo-pager; cat"
 	gs_run repo LAB=1 SUBMISSION_KIND=repo
 	gs_expect repo full
-	if [ -z "$(ls -A "$GS/canary")" ]; then st_ok; else
-		st_ko "container: Gradescope repo: git obeyed the student's configuration ($(ls "$GS/canary"))"
+	if [ -z "$(ls -A "$GS/repo/canary")" ]; then st_ok; else
+		st_ko "container: Gradescope repo: git obeyed the student's configuration ($(ls "$GS/repo/canary"))"
 	fi
 	for n in reference empty include repo; do
 		echo "  gradescope $n: $(jq -r '"\(.score)/\([.tests[].max_score] | add), isolation \(.extra_data.isolation)"' \
-			"$GS/$n/results/results.json" 2>/dev/null), $(grep -c . "$GS/$n.log") log lines"
+			"$GS/$n/results/results.json" 2>/dev/null), peak memory $(($(cat "$GS/$n/results/peak" 2>/dev/null || echo 0) >> 20)) MiB"
 	done
 fi
