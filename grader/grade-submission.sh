@@ -95,6 +95,9 @@ if [ "$SANDBOX_KIND" = uid ]; then
 	export SANDBOX_UID
 fi
 sandbox_reach "$OUT" || die "the sandbox cannot write the boots' logs in $OUT: choose an --out it can reach"
+# In the uid isolation, a grading's results are root's once it ends: the
+# next submission's stages cannot read them.
+[ "$SANDBOX_KIND" != uid ] || trap 'chmod go-rwx "$OUT"' EXIT
 echo "$SANDBOX_KIND" >"$OUT/isolation"
 
 GRADING=$BUILD/grading

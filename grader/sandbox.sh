@@ -123,36 +123,46 @@ sandbox_require() {
 
 # sandbox_protect: what the uid isolation's user may not read, made so (as
 # root): the answers and the kit's history, $HOME, the hidden tests (and
-# their initramfs), the build folder's results, self-tests and benchmarks;
-# the build folder and its slots' folder are searchable, not listable.
+# their initramfs), the build folder's self-tests, benchmarks and earlier
+# results; the build folder, its results and its slots' folder are
+# searchable, not listable.
 # What the stages read (the kernel tree, the tools, the slot) keeps its
 # permissions.
+_sandbox_protected() {
+	printf '%s\n' "$KIT/reference-patches" "$KIT/.git" "$HOME" "${HIDDEN_TESTS:-}" "$BUILD/hidden" \
+		"$BUILD/initramfs-hidden.cpio" "$BUILD/selftest" "$BUILD/bench"
+}
 sandbox_protect() {
 	[ "$(id -u)" = 0 ] || return 0
 	local p
-	for p in "$KIT/reference-patches" "$KIT/.git" "$HOME" "${HIDDEN_TESTS:-}" "$BUILD/hidden" \
-		"$BUILD/initramfs-hidden.cpio" "$BUILD/results" "$BUILD/selftest" "$BUILD/bench"; do
-		[ -n "$p" ] && [ -e "$p" ] && chmod go-rwx "$p"
-	done
-	mkdir -p "$BUILD/grading"
-	chmod 0711 "$BUILD" "$BUILD/grading"
+	while read -r p; do
+		[ -z "$p" ] || [ ! -e "$p" ] || chmod go-rwx "$p"
+	done < <(_sandbox_protected)
+	mkdir -p "$BUILD/grading" "$BUILD/results"
+	chmod 0711 "$BUILD" "$BUILD/grading" "$BUILD/results"
+	# Earlier results (a grading keeps its own from others when it ends:
+	# grade-submission.sh).
+	find "$BUILD/results" -mindepth 1 -maxdepth 1 -exec chmod go-rwx {} +
 }
 
 # sandbox_reach DIR: in the uid isolation, let the sandbox's user reach DIR
 # (a folder the grader made for a stage's logs): search permission on it,
 # and on each of its parents inside the build folder.  Fails, naming it,
-# at a parent outside the build folder that does not let it through.
+# at a parent outside the build folder that does not let it through, or
+# one that sandbox_protect keeps from it (results go elsewhere then).
 sandbox_reach() {
 	[ "${SANDBOX_KIND:-}" = uid ] || return 0
 	local d
 	d=$(realpath -e -- "$1")
-	chmod o+x "$d"
-	while d=$(dirname "$d") && [ "$d" != / ]; do
-		[ $((8#$(stat -c %a "$d") & 1)) = 0 ] || continue
-		case $d/ in
-		"$BUILD"/*) chmod o+x "$d" ;;
-		*) echo "the sandbox's user (uid $SANDBOX_UID) cannot search $d" >&2; return 1 ;;
-		esac
+	while [ "$d" != / ]; do
+		if [ $((8#$(stat -c %a "$d") & 1)) = 0 ]; then
+			case $d/ in
+			"$BUILD"/*) ! _sandbox_protected | grep -qxF -- "$d" ;;
+			*) false ;;
+			esac || { echo "the sandbox's user (uid $SANDBOX_UID) cannot search $d" >&2; return 1; }
+			chmod o+x "$d"
+		fi
+		d=$(dirname "$d")
 	done
 }
 

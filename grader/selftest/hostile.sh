@@ -14,14 +14,19 @@
 hostile_part() {
 	stage "hostile submissions, each stopped (lab 1, isolation $1)"
 	export SANDBOX=$1
-	H=$SELF/hostile-$1
-	HO=$SELF/hostile-out-$1
-	rm -rf "$H" "$HO"
-	mkdir -p "$H/subs" "$H/canary"
+	# In the build folder, not in the self-test's (which the uid isolation
+	# keeps from its user): the graders' outputs and a kit (the Gradescope
+	# cases') must be within its reach, the secret not.
+	H=$BUILD/hostile-$1
+	HO=$H/out
+	rm -rf "$H" "$H"-*.log
+	mkdir -p "$H/subs" "$H/canary" "$H/secret" "$HO"
+	chmod 0711 "$H"
+	chmod 0700 "$H/secret"
 	CANARY=$H/canary
 	# A file a submission must never read: distinctive, so any output holding
 	# a piece of it is found.
-	SECRET=$H/secret.txt
+	SECRET=$H/secret/secret.txt
 	echo "SECRET$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" >"$SECRET"
 	ref1=$(sub_lab1_reference)
 
@@ -247,8 +252,9 @@ hostile_part() {
 	else
 		st_ok "no secret"
 	fi
+	# (The uid isolation cannot hide /etc: grader/README.md, trust model.)
 	host=$(cat /etc/hostname 2>/dev/null || true)
-	if [ ${#host} -ge 6 ] && grep -rqaF -e "$host" "$HO/hostname"; then
+	if [ "$1" != uid ] && [ ${#host} -ge 6 ] && grep -rqaF -e "$host" "$HO/hostname"; then
 		st_ko "hostname: /etc/hostname's content is in the output"
 	fi
 
