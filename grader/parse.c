@@ -28,7 +28,8 @@
  *     its tests' results;
  *   - a section that began after the first splat, or never began, was
  *     interrupted: parse writes nothing and exits 3, and the grader boots
- *     that lab again on its own (--alone), where every splat is its own.
+ *     that lab again on its own (--alone), where every splat is its own
+ *     but one inside another section (the lab's hidden tests, "NNh").
  *     A section never begins after a lab that left the machine changed
  *     ("schedlab: C changed S WHAT": the init ends the boot there); S's
  *     result says so.
@@ -302,6 +303,8 @@ struct console_view {
 	int in_line, in_first;	/* its line, and the section's first splat */
 	enum verdict any;	/* worst splat anywhere */
 	int any_line;		/* its line (the first is first_splat) */
+	enum verdict mine;	/* worst splat not inside another section */
+	int mine_line, mine_first;	/* its line, and the first such */
 	int ignored_in, ignored_any;	/* unmarked result-like lines */
 	char changed[LINE_MAX_LEN / 2];	/* how S left the machine, or "" */
 };
@@ -334,11 +337,12 @@ static void read_console(const char *path, const char *cmark,
 			 struct console_view *cv)
 {
 	char raw[4096], line[4096];
-	int n = 0, ours = 0;
+	int n = 0, ours = 0, other = 0;
 	size_t lab_len = strlen(res.lab);
 	FILE *f = open_log(path);
 
-	*cv = (struct console_view){ .begin = -1, .end = -1, .first_splat = -1 };
+	*cv = (struct console_view){ .begin = -1, .end = -1, .first_splat = -1,
+				     .mine_first = -1 };
 	for (; read_line(f, raw, sizeof(raw), 1); n++) {
 		const char *sec;
 		enum verdict v;
@@ -348,8 +352,12 @@ static void read_console(const char *path, const char *cmark,
 		if (sec) {
 			if (!strncmp(sec, "begin ", 6) && !strcmp(sec + 6, res.lab))
 				ours = 1, cv->begin = n;
+			else if (!strncmp(sec, "begin ", 6))
+				other = 1;
 			else if (!strncmp(sec, "end ", 4) && ours)
 				ours = 0, cv->end = n;
+			else if (!strncmp(sec, "end ", 4))
+				other = 0;
 			else if (!strncmp(sec, "changed ", 8) &&
 				 !strncmp(sec + 8, res.lab, lab_len) && sec[8 + lab_len] == ' ')
 				snprintf(cv->changed, sizeof(cv->changed), "%s",
@@ -367,6 +375,10 @@ static void read_console(const char *path, const char *cmark,
 			cv->first_splat = n;
 		if (v > cv->any)
 			cv->any = v, cv->any_line = n;
+		if (!other && cv->mine_first < 0)
+			cv->mine_first = n;
+		if (!other && v > cv->mine)
+			cv->mine = v, cv->mine_line = n;
 		if (ours && cv->in == V_OK)
 			cv->in_first = n;
 		if (ours && v > cv->in)
@@ -420,9 +432,11 @@ static int judge_boot(const char *console, const char *results,
 		excerpt_from(console, cmark, cv.in_first, cv.in_line);
 		if (cv.end < 0 && status == 2)
 			hung_after_splat = 1;
-	} else if (alone && cv.any != V_OK) {
-		res.verdict = cv.any;
-		excerpt_from(console, cmark, cv.first_splat, cv.any_line);
+	} else if (alone && cv.mine != V_OK) {
+		/* Alone, a splat is S's unless another section (its hidden
+		 * tests', "NNh") had it: that one is its own. */
+		res.verdict = cv.mine;
+		excerpt_from(console, cmark, cv.mine_first, cv.mine_line);
 	} else if (!alone && (cv.begin < 0 ||
 			      (cv.first_splat >= 0 && cv.begin > cv.first_splat))) {
 		return EXIT_RETRY_ALONE;
