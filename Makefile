@@ -36,7 +36,7 @@ CROSS_CC := aarch64-linux-gnu-gcc
 # Only arm64 headers: the compiler's own, the arm64 C library's
 # (libc6-dev-arm64-cross) and the sysroot's (check).  Without -nostdinc the
 # cross compiler also searches the host's /usr/include.
-TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -static -nostdinc \
+TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -Werror=unused-result -static -nostdinc \
 	-isystem $(shell $(CROSS_CC) -print-file-name=include) \
 	-isystem /usr/aarch64-linux-gnu/include -I$(SYSROOT)/usr/include -Ilabs/lib
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread

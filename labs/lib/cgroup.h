@@ -15,11 +15,11 @@
 #define SL_CGROOT "/sys/fs/cgroup"
 
 /* Write @val to @file of group @grp; 0 or -errno. */
-int sl_cg_try_write(const char *grp, const char *file, const char *val);
+SL_MUST_CHECK int sl_cg_try_write(const char *grp, const char *file, const char *val);
 /* The same, failing the test on an error. */
 void sl_cg_write(const char *grp, const char *file, const char *val);
 /* Move task @pid (0: the caller) into @grp; 0 or -errno. */
-int sl_cg_move(const char *grp, pid_t pid);
+SL_MUST_CHECK int sl_cg_move(const char *grp, pid_t pid);
 /* The same, failing the test on an error. */
 void sl_cg_join(const char *grp, pid_t pid);
 /* The first line of @file of @grp into @buf (returned), or fail the test. */

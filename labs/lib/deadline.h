@@ -83,6 +83,7 @@ struct sl_dl_bw {
 	char span[32];
 	unsigned long capacity;
 };
+/* Fails the test itself when the file cannot be read or parsed. */
 int sl_read_dl_bw(struct sl_dl_bw bw[SL_MAX_CPUS]);
 
 /*
@@ -110,7 +111,7 @@ void sl_hogs_stop(struct sl_hogs *h);
  * that is not, with @b as last read and *@cpu where the task was.
  */
 #define SL_DL_IDLE_MS	2000
-int sl_dl_bw_settle(pid_t pid, uint64_t bw, struct sl_dl_bw b[SL_MAX_CPUS], int *cpu);
+SL_MUST_CHECK int sl_dl_bw_settle(pid_t pid, uint64_t bw, struct sl_dl_bw b[SL_MAX_CPUS], int *cpu);
 /* The same with no task, failing the test after SL_DL_IDLE_MS. */
 void sl_wait_dl_idle(void);
 

@@ -21,6 +21,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * A helper whose result says whether it worked: the compiler makes its
+ * caller look at it (the tests are built with -Werror=unused-result), so
+ * no step of a test fails unnoticed.
+ */
+#define SL_MUST_CHECK __attribute__((warn_unused_result))
+
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6
 #endif
@@ -56,15 +63,15 @@ struct sl_attr {
 #define SL_CAPACITY_SCALE 1024
 
 /* Raw syscalls: return 0 or -errno. */
-int sl_setattr(pid_t pid, struct sl_attr *attr, unsigned int flags);
-int sl_getattr(pid_t pid, struct sl_attr *attr, unsigned int size);
+SL_MUST_CHECK int sl_setattr(pid_t pid, struct sl_attr *attr, unsigned int flags);
+SL_MUST_CHECK int sl_getattr(pid_t pid, struct sl_attr *attr, unsigned int size);
 
 /* Make @pid (0: self) SCHED_DEADLINE with runtime/deadline/period in ns. */
-int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period);
+SL_MUST_CHECK int sl_set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period);
 /* Back to SCHED_OTHER. */
-int sl_set_other(pid_t pid);
+SL_MUST_CHECK int sl_set_other(pid_t pid);
 /* Make @pid (0: self) @policy with RT priority @prio and sched_flags @flags. */
-int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
+SL_MUST_CHECK int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
 
 /* Topology, read from sysfs; at most SL_MAX_CPUS CPUs (kconfig/: NR_CPUS). */
 #define SL_MAX_CPUS	8
@@ -74,7 +81,7 @@ unsigned long sl_max_capacity(void);
 
 /* /proc/sys/kernel/sched_rt_{runtime,period}_us */
 long sl_read_long(const char *path);
-int sl_write_str(const char *path, const char *val);
+SL_MUST_CHECK int sl_write_str(const char *path, const char *val);
 long sl_rt_runtime_us(void);
 long sl_rt_period_us(void);
 
@@ -83,7 +90,7 @@ long sl_rt_period_us(void);
  * and returns once each sleeps; sl_reap() kills and waits for every pid in
  * @pids.
  */
-int sl_spawn_sleepers(pid_t *pids, int n);
+SL_MUST_CHECK int sl_spawn_sleepers(pid_t *pids, int n);
 void sl_reap(pid_t *pids, int n);
 
 /*
@@ -100,9 +107,9 @@ long sl_proc_sched(pid_t pid, const char *key);
 long sl_cpu_switches(int cpu);
 
 /* Pin @pid to one CPU. */
-int sl_pin(pid_t pid, int cpu);
+SL_MUST_CHECK int sl_pin(pid_t pid, int cpu);
 /* Let @pid (0: self) run on every CPU again; 0 or -errno. */
-int sl_unpin(pid_t pid);
+SL_MUST_CHECK int sl_unpin(pid_t pid);
 
 /*
  * Wait until @pid is asleep and dequeued: its state is S and it has

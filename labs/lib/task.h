@@ -58,7 +58,7 @@ double sl_now_ms(void);
  * Field @field of /proc/@pid/stat, numbered as in proc(5) (3: state,
  * 39: processor), into @buf.  Returns 0 or -errno.
  */
-int sl_proc_stat(pid_t pid, int field, char *buf, size_t len);
+SL_MUST_CHECK int sl_proc_stat(pid_t pid, int field, char *buf, size_t len);
 /* The CPU @pid is on, or last ran on (field 39); -1 if it is gone. */
 int sl_task_cpu(pid_t pid);
 /* The state letter of /proc/PID/stat (R runnable, S sleeping), '?' if gone. */
@@ -73,7 +73,7 @@ long sl_voluntary_switches(pid_t pid);
  * process, failing the test.  sl_proc_sched_fields() reads @n of them in
  * one go.
  */
-int sl_proc_sched_read(pid_t pid, const char *key, long long *val);
-int sl_proc_sched_fields(pid_t pid, const char *const *keys, long long *vals, int n);
+SL_MUST_CHECK int sl_proc_sched_read(pid_t pid, const char *key, long long *val);
+SL_MUST_CHECK int sl_proc_sched_fields(pid_t pid, const char *const *keys, long long *vals, int n);
 
 #endif /* SCHEDLAB_TASK_H */

@@ -42,18 +42,23 @@
  *
  * Tests run one at a time (Check's fork mode), so one global trace is fine;
  * the dump runs in the test's process and flushes stdout.
- * Both return 0 (dump: the number of lines printed) or -errno.
+ * Both return 0 (dump: the number of lines printed) or -errno.  A test
+ * checks the start (without it there is nothing to dump); the dump fails
+ * no test: a trace it cannot read only leaves the report without that
+ * timeline.
  */
 #ifndef SCHEDLAB_TRACE_H
 #define SCHEDLAB_TRACE_H
 
 #include <sys/types.h>
 
+#include "schedlab.h"
+
 #define SL_TRACE_DIR		"/sys/kernel/tracing"
 #define SL_TRACE_BUFFER_KB	256	/* per CPU */
 #define SL_TRACE_MAX_LINES	400
 
-int sl_trace_start(void);
+SL_MUST_CHECK int sl_trace_start(void);
 int sl_trace_dump(const char *test, const pid_t *pids, int n);
 
 #endif /* SCHEDLAB_TRACE_H */

@@ -196,7 +196,10 @@ void sl_uclamp_sysctl(const char *path, unsigned int val)
 void sl_uclamp_sysctls_default(void)
 {
 	/* max first: the kernel refuses a min above the max */
-	sl_write_str(SL_SYSCTL_UCLAMP_MAX, "1024");
-	sl_write_str(SL_SYSCTL_UCLAMP_MIN, "1024");
-	sl_write_str(SL_SYSCTL_UCLAMP_MIN_RT, "1024");
+	static const char *const sysctls[] = { SL_SYSCTL_UCLAMP_MAX, SL_SYSCTL_UCLAMP_MIN,
+					       SL_SYSCTL_UCLAMP_MIN_RT };
+
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(sl_write_str(sysctls[i], "1024") == 0, "putting %s back to 1024 failed",
+			      sysctls[i]);
 }

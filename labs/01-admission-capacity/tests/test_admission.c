@@ -134,7 +134,7 @@ static pid_t new_task(const char *grp, int cpu)
 }
 
 /* Give @pid SCHED_DEADLINE bandwidth @bw; 0 or -errno. */
-static int set_bw(pid_t pid, uint64_t bw)
+SL_MUST_CHECK static int set_bw(pid_t pid, uint64_t bw)
 {
 	return sl_set_dl(pid, bw * 100, PERIOD, PERIOD);
 }
@@ -213,7 +213,7 @@ static const char *why_cap(char *buf, size_t len, unsigned long c, int n)
 /* ---- CPUs going offline --------------------------------------------------- */
 
 /* Write @on to cpuN/online; 0 or -errno. */
-static int cpu_online(int cpu, int on)
+SL_MUST_CHECK static int cpu_online(int cpu, int on)
 {
 	char path[64];
 
@@ -636,17 +636,23 @@ static void cleanup(void)
 	sl_partition_remove(PART);
 	for (int cpu = 0; cpu < SL_MAX_CPUS; cpu++)
 		sl_partition_remove(tier_group(grp, sizeof(grp), cpu));
-	for (int cpu = 1; cpu < SL_MAX_CPUS; cpu++)
-		cpu_online(cpu, 1);
+	for (int cpu = 1; cpu < SL_MAX_CPUS; cpu++) {
+		int ret = cpu_online(cpu, 1);
+
+		/* (-ENOENT: no such CPU on this machine) */
+		ck_assert_msg(ret == 0 || ret == -ENOENT, "clean-up: bringing CPU %d back online: %s",
+			      cpu, strerror(-ret));
+	}
 	wait_one_root_domain();
 	snprintf(val, sizeof(val), "%ld", sl_rt_period_us() * 95 / 100);
-	sl_write_str("/proc/sys/kernel/sched_rt_runtime_us", val);
+	ck_assert_msg(sl_write_str("/proc/sys/kernel/sched_rt_runtime_us", val) == 0,
+		      "clean-up: putting sched_rt_runtime_us back to %s failed", val);
 }
 
 static void teardown(void)
 {
 	cleanup();
-	sl_write_str(CLEAN, "");
+	ck_assert_msg(sl_write_str(CLEAN, "") == 0, "clean-up: cannot write %s", CLEAN);
 }
 
 static void setup(void)

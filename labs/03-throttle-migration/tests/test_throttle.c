@@ -183,7 +183,7 @@ static void expect_bw(pid_t pid, uint64_t bw, const char *when)
 }
 
 /* The kernel log holds a WARNING or a BUG: copy its first line to @line. */
-static int kernel_splat(char *line, size_t size)
+SL_MUST_CHECK static int kernel_splat(char *line, size_t size)
 {
 	static char buf[1 << 17];
 	int len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);

@@ -38,7 +38,7 @@
 	.sched_flags = (fl), .sched_util_min = (min), .sched_util_max = (max) }
 
 /* Set util_min/util_max of @pid (policy SCHED_OTHER unless a flag keeps it). */
-static int set_clamps(pid_t pid, uint64_t flags, uint32_t min, uint32_t max)
+SL_MUST_CHECK static int set_clamps(pid_t pid, uint64_t flags, uint32_t min, uint32_t max)
 {
 	struct sl_attr a = ATTR(SCHED_OTHER, 0, 0, flags, min, max);
 
@@ -504,7 +504,8 @@ START_TEST(test_rt_fork)
 	parent = fork();
 	ck_assert_int_ge(parent, 0);
 	if (parent == 0) {
-		pid_t kids[2];
+		/* the two children, and the clamp request's result */
+		pid_t kids[3];
 
 		set_fifo(0, 5, 0);
 		kids[0] = fork();
@@ -512,7 +513,8 @@ START_TEST(test_rt_fork)
 			for (;;)
 				pause();
 		set_fifo(0, 5, SCHED_FLAG_RESET_ON_FORK);
-		set_clamps(0, KEEP_ALL | CLAMP_MAX, 0, 900);
+		/* both clamps: an RT task's util_min is 1024 until set */
+		kids[2] = set_clamps(0, KEEP_ALL | CLAMPS, 0, 900);
 		kids[1] = fork();
 		if (kids[1] == 0)
 			for (;;)
@@ -522,9 +524,11 @@ START_TEST(test_rt_fork)
 			pause();
 	}
 	{
-		pid_t kids[2];
+		pid_t kids[3];
 
 		ck_assert_int_eq(read(fds[0], kids, sizeof(kids)), sizeof(kids));
+		ck_assert_msg(kids[2] == 0,
+			      "a SCHED_FIFO task asking util_min 0 util_max 900 (KEEP_ALL): error %d", kids[2]);
 		get(kids[0], &a);
 		ck_assert_msg(a.sched_policy == SCHED_FIFO, "child of a FIFO task: policy %u", a.sched_policy);
 		expect_clamps(kids[0], 1024, 1024, "RT child of an RT task");
