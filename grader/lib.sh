@@ -254,11 +254,13 @@ all_labs() {
 # same kit on the same linux-source makes the same starter commits (and a
 # student's bundle built on "starter" applies on the grader's), and with no
 # system or user configuration (an instructor's diff.noprefix or
-# color.diff=always would break the kit's own diffs and patches).
+# color.diff=always would break the kit's own diffs and patches), and no
+# automatic gc: the one git detaches after a large commit (the tree's first)
+# would outlive the command, holding what it inherited (the setup lock).
 kit_git() {
 	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_AUTHOR_DATE="2022-12-11T00:00:00Z" GIT_COMMITTER_DATE="2022-12-11T00:00:00Z" \
-		git -c user.name=schedlab -c user.email=schedlab@localhost "$@"
+		git -c user.name=schedlab -c user.email=schedlab@localhost -c gc.auto=0 -c maintenance.auto=0 "$@"
 }
 
 # A course's kit (make release: grader/release.sh) has no lab patches: it

@@ -146,18 +146,19 @@ sandbox_protect() {
 }
 
 # sandbox_reach DIR: in the uid isolation, let the sandbox's user reach DIR
-# (a folder the grader made for a stage's logs): search permission on it,
-# and on each of its parents inside the build folder.  Fails, naming it,
+# (a folder the grader was given for a stage's logs): search permission on
+# it, and on each of its parents inside the build folder.  Fails, naming it,
 # at a parent outside the build folder that does not let it through, or
 # one that sandbox_protect keeps from it (results go elsewhere then).
 sandbox_reach() {
 	[ "${SANDBOX_KIND:-}" = uid ] || return 0
-	local d
-	d=$(realpath -e -- "$1")
+	local d top
+	top=$(realpath -e -- "$1")
+	d=$top
 	while [ "$d" != / ]; do
 		if [ $((8#$(stat -c %a "$d") & 1)) = 0 ]; then
 			case $d/ in
-			"$BUILD"/*) ! _sandbox_protected | grep -qxF -- "$d" ;;
+			"$top"/ | "$BUILD"/*) ! _sandbox_protected | grep -qxF -- "$d" ;;
 			*) false ;;
 			esac || { echo "the sandbox's user (uid $SANDBOX_UID) cannot search $d" >&2; return 1; }
 			chmod o+x "$d"
