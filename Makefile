@@ -236,7 +236,7 @@ release: setup
 	@grader/release.sh "$(OUT)"
 
 bench: setup initramfs tools
-	@FLAKE="$(FLAKE)" GRADESCOPE="$(GRADESCOPE)" MEMORY="$(or $(MEMORY),768m)" grader/bench.sh $(RUNS)
+	@FLAKE="$(FLAKE)" CLASS="$(CLASS)" GRADESCOPE="$(GRADESCOPE)" MEMORY="$(or $(MEMORY),768m)" grader/bench.sh $(RUNS)
 else
 grade-all reference gradescope release bench:
 	@echo "make $@: not in a course's kit (no solutions; your instructor grades submissions)"; exit 2
