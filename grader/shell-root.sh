@@ -5,9 +5,9 @@
 #
 #   shell-root.sh	writes $BUILD/shell-root (only what the guest gets)
 #
-# The packages come through lib.sh's arm64_apt (a private package list,
-# "apt-get download"), are unpacked with dpkg-deb into $BUILD/shell-sysroot
-# and never installed.  Which libraries: the ELF NEEDED entries of the
+# The packages come from Debian 12 through lib.sh's debian12_fetch (the
+# kit's own package list, "apt-get download" by exact name), are unpacked
+# with dpkg-deb into $BUILD/shell-sysroot and never installed.  Which libraries: the ELF NEEDED entries of the
 # tools, read with the cross binutils, followed until every one is found;
 # a library no package fetched so far has is looked for among their
 # library dependencies (Depends and Pre-Depends named lib* or zlib*, as
@@ -35,7 +35,7 @@ rm -rf "$SYS" "$ROOT"
 mkdir -p "$SYS/debs" "$ROOT"
 # The package list setup-host.sh made, or a new one.
 if ! compgen -G "$BUILD/apt/lists/*_Packages*" >/dev/null; then
-	arm64_apt apt-get update >>"$LOG" 2>&1 || die_log "$LOG" "apt-get update failed"
+	debian12_apt apt-get update >>"$LOG" 2>&1 || die_log "$LOG" "apt-get update failed"
 fi
 
 # fetch PKG...: download and unpack the packages not fetched yet.
@@ -46,7 +46,7 @@ fetch() {
 		[[ $fetched == *" $p "* ]] || new+=("$p")
 	done
 	[ ${#new[@]} -gt 0 ] || return 0
-	(cd "$SYS/debs" && arm64_apt apt-get download "${new[@]}") >>"$LOG" 2>&1 ||
+	debian12_fetch "$SYS/debs" "${new[@]}" >>"$LOG" 2>&1 ||
 		die_log "$LOG" "apt-get could not fetch: ${new[*]}"
 	for p in "${new[@]}"; do
 		dpkg-deb -x "$SYS/debs/${p}_"*.deb "$SYS"
@@ -102,7 +102,7 @@ for _ in 1 2 3 4 5; do
 	closure >"$SYS/files"
 	[ -n "$missing" ] || break
 	deps=$(for p in $fetched; do
-		arm64_apt apt-cache depends --important "$p" 2>>"$LOG" |
+		debian12_apt apt-cache depends --important "$p" 2>>"$LOG" |
 			sed -n 's/^ *|\?\(Pre\)\?Depends: \(lib[^ <>]*\|zlib[^ <>]*\)$/\2/p'
 	done | sort -u)
 	before=$fetched
