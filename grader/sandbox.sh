@@ -35,7 +35,8 @@
 # and podman's default profile, so Gradescope and GitHub's container jobs),
 # as root only: the same CMD as the unprivileged SANDBOX_UID, with no
 # capability, no new privileges, the same limits, a private TMPDIR, the
-# same descriptors, and no network socket (no-network.c, a seccomp filter).  What it may read is what file permissions let it:
+# same descriptors, and no network socket (no-network.c, a seccomp
+# filter).  What it may read is what file permissions let it:
 # sandbox_protect makes the kit's reference-patches/ and git history,
 # $HOME, the hidden tests and the build folder's results and self-tests
 # unreadable to it.  It shares the machine's /tmp, process list and PID
@@ -171,6 +172,15 @@ sandbox_own() {
 	[ "$(id -u)" != 0 ] || [ "${SANDBOX_KIND:-$SANDBOX}" = off ] || chown -R "$SANDBOX_UID:$SANDBOX_UID" "$@"
 }
 
+# _sandbox_close_fds: close every descriptor of this (sub)shell but 0-2.
+_sandbox_close_fds() {
+	local fd
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -le 2 ] || eval "exec $fd>&-" 2>/dev/null || true
+	done
+}
+
 # _sandbox_limits STAGE: "slot wall cpu as fsize" of STAGE.
 _sandbox_limits() {
 	local s l
@@ -251,12 +261,9 @@ sandbox_run() {
 		tmp=$(mktemp -d "$BUILD/grading/tmp.XXXXXX")
 		chown "$SANDBOX_UID:$SANDBOX_UID" "$tmp"
 		(
-			for fd in /proc/$BASHPID/fd/*; do
-				fd=${fd##*/}
-				[ "$fd" -le 2 ] || eval "exec $fd>&-" 2>/dev/null || true
-			done
+			_sandbox_close_fds
 			cd "$slot" && exec "${die[@]}" timeout -k 5 "$wall" \
-				"${user[@]}" --inh-caps=-all --bounding-set=-all --no-new-privs -- \
+				"${user[@]}" --inh-caps=-all --bounding-set=-all --no-new-privs --pdeathsig KILL -- \
 				env -i "${vars[@]}" HOME="$tmp" TMPDIR="$tmp" "${limits[@]}" "$NO_NETWORK" "$@"
 		) <"$stdin" || status=$?
 		# Whatever the stage left running (a process of its user that
@@ -288,10 +295,7 @@ sandbox_run() {
 		for d in "${dirs[@]}"; do pre+=(--perms 0755 --dir "$d"); done
 		# A subshell that closes every descriptor but 0-2, then bwrap.
 		(
-			for fd in /proc/$BASHPID/fd/*; do
-				fd=${fd##*/}
-				[ "$fd" -le 2 ] || eval "exec $fd>&-" 2>/dev/null || true
-			done
+			_sandbox_close_fds
 			exec "${die[@]}" timeout --foreground -k 5 "$wall" \
 				"$BWRAP" --die-with-parent --new-session \
 				--unshare-ipc --unshare-pid --unshare-net --unshare-uts --unshare-cgroup-try \
