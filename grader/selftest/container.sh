@@ -81,7 +81,7 @@ if [ -n "$ct_ready" ]; then
 	: >"$GS/empty/submission/empty.patch"
 	gs_run reference
 	gs_expect reference full
-	gs_run empty
+	gs_run empty LAB=1
 	gs_expect empty zero
 	# A build that includes a reference patch: unreadable to the build.
 	ref=/autograder/source/reference-patches/$(basename "$(sub_reference 1)")
