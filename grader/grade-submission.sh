@@ -190,7 +190,7 @@ odd=$(head -c 4096 "$OUT/odd.txt")
 rm -f "$OUT/odd.txt"
 if [ -n "$odd" ]; then
 	what=$(stat -c %F -- "$odd" 2>/dev/null || echo "an odd file")
-	[ ! -f "$odd" ] || what="a hard-linked file"
+	[ -L "$odd" ] || [ ! -f "$odd" ] || what="a hard-linked file"
 	verdict rejected "$NAME: $(printf '%q' "${odd#"$(dirname -- "$SUB")"/}") is $what: a submission holds regular files and folders only (never followed)"
 fi
 max=$([ "$KIND" = repo ] && echo "$REPO_MAX" || echo "$SUBMISSION_MAX")

@@ -194,12 +194,13 @@ hostile_part() {
 	grade_case hostname '' "$H/subs/hostname.patch"
 	expect_case hostname no-build
 	# A compiler error that quotes escape sequences (retitle, clear the
-	# screen): cleaned before it reaches the terminal or a log.
-	f=$(first_line kernel/sched/deadline.c "$(printf '#error "\033]0;schedlab-title\007\033[2J"')")
+	# screen): cleaned before it reaches the terminal or a log, the text
+	# around them kept.
+	f=$(first_line kernel/sched/deadline.c "$(printf '#error "schedlab-escape \033]0;title\007\033[2J"')")
 	sub_patch "$(sub_commit "$SUB_STARTER" escape kernel/sched/deadline.c 100644 "$f")" >"$H/subs/escape.patch"
 	grade_case escape '' "$H/subs/escape.patch"
 	expect_case escape no-build
-	if grep -q 'schedlab-title' "$H-escape.log" && ! grep -q "$(printf '\033')" "$H-escape.log"; then
+	if grep -q 'schedlab-escape' "$H-escape.log" && ! grep -q "$(printf '\033')" "$H-escape.log"; then
 		st_ok "escape"
 	else
 		st_ko "escape: the build's error reached the grader's output with its escape sequences, or not at all ($H-escape.log)"
