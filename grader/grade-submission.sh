@@ -189,7 +189,7 @@ err=$(find "$SUB" \( -type l -o \( ! -type f ! -type d \) -o \
 odd=$(head -c 4096 "$OUT/odd.txt")
 rm -f "$OUT/odd.txt"
 if [ -n "$odd" ]; then
-	what=$(stat -c %F -- "$odd" 2>/dev/null || echo "an odd file")
+	what="a $(stat -c %F -- "$odd" 2>/dev/null || echo "file of an odd kind")"
 	[ -L "$odd" ] || [ ! -f "$odd" ] || what="a hard-linked file"
 	verdict rejected "$NAME: $(printf '%q' "${odd#"$(dirname -- "$SUB")"/}") is $what: a submission holds regular files and folders only (never followed)"
 fi
