@@ -90,10 +90,7 @@ esac
 sandbox_require
 # In the uid isolation, each slot has a user of its own: no slot reads
 # another's, and what a stage leaves running is killed by user.
-if [ "$SANDBOX_KIND" = uid ]; then
-	SANDBOX_UID=$((SANDBOX_UID - SLOT))
-	export SANDBOX_UID
-fi
+sandbox_slot_user "$SLOT"
 sandbox_reach "$OUT" || die "the sandbox cannot write the boots' logs in $OUT: choose an --out it can reach"
 # In the uid isolation, a grading's results are root's once it ends: the
 # next submission's stages cannot read them.

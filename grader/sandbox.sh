@@ -33,7 +33,8 @@
 #
 # uid, where no namespace can be made (an unprivileged container: Docker's
 # and podman's default profile, so Gradescope and GitHub's container jobs),
-# as root only: the same CMD as the unprivileged SANDBOX_UID, with no
+# as root only: the same CMD as the slot's unprivileged user (uid
+# SANDBOX_UID_BASE minus the slot's number: sandbox_slot_user), with no
 # capability, no new privileges, the same limits, a private TMPDIR, the
 # same descriptors, and no network socket (no-network.c, a seccomp
 # filter).  What it may read is what file permissions let it:
@@ -59,6 +60,11 @@
 SANDBOX=${SANDBOX:-on}
 BWRAP=${BWRAP:-bwrap}
 SANDBOX_UID=${SANDBOX_UID:-65534}
+# The uid isolation's users: this minus the slot's number.  Ids no account
+# and no other process of a machine has (65534 is nobody's, and bubblewrap
+# sandboxes run as it): after each stage every process of the user is
+# killed, which must reach nothing else.
+SANDBOX_UID_BASE=${SANDBOX_UID_BASE:-3000000000}
 NO_NETWORK=${NO_NETWORK:-$BUILD/grader/no-network}
 
 #	stage   slot  wall  cpu   address space  file size
@@ -73,7 +79,8 @@ SANDBOX_LIMITS="
 # sandbox_why KIND: why the isolation KIND cannot run here (empty when it
 # can).
 sandbox_why() {
-	local kind=$1 probe=$BUILD/grading/probe err
+	local kind=$1 probe=$BUILD/grading/probe err SANDBOX_UID=$SANDBOX_UID
+	[ "$kind" != uid ] || SANDBOX_UID=$((SANDBOX_UID_BASE - 99))
 	case $kind in
 	bwrap)
 		command -v "$BWRAP" >/dev/null ||
@@ -166,6 +173,14 @@ sandbox_reach() {
 		fi
 		d=$(dirname "$d")
 	done
+}
+
+# sandbox_slot_user N: in the uid isolation, slot N's own user becomes
+# SANDBOX_UID (so no slot reads another's, and what a stage leaves running
+# is killed by user); in bubblewrap's, every slot is SANDBOX_UID's.
+sandbox_slot_user() {
+	[ "${SANDBOX_KIND:-}" != uid ] || SANDBOX_UID=$((SANDBOX_UID_BASE - $1))
+	export SANDBOX_UID
 }
 
 sandbox_own() {
@@ -263,7 +278,7 @@ sandbox_run() {
 		(
 			_sandbox_close_fds
 			cd "$slot" && exec "${die[@]}" timeout -k 5 "$wall" \
-				"${user[@]}" --inh-caps=-all --bounding-set=-all --no-new-privs --pdeathsig KILL -- \
+				"${user[@]}" --inh-caps=-all --bounding-set=-all --no-new-privs -- \
 				env -i "${vars[@]}" HOME="$tmp" TMPDIR="$tmp" "${limits[@]}" "$NO_NETWORK" "$@"
 		) <"$stdin" || status=$?
 		# Whatever the stage left running (a process of its user that

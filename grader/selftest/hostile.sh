@@ -267,7 +267,8 @@ hostile_part() {
 	# In the uid isolation, the probe is a slot of its own user (9), so
 	# that slot 0 is another slot's.
 	local uid=$SANDBOX_UID
-	[ "$1" != uid ] || { SANDBOX_UID=$((SANDBOX_UID - 9)); sandbox_protect; }
+	sandbox_slot_user 9
+	[ "$1" != uid ] || sandbox_protect
 	sandbox_own "$probe"
 	[ "$1" != uid ] || chmod 0700 "$probe"
 	inside() { sandbox_run "$probe" --stage apply -- bash -c "$1" 2>/dev/null; }
