@@ -12,8 +12,9 @@
 # CONFIG_GDB_SCRIPTS); the whole log in OBJ/build.log.
 #
 # While it builds, a progress line: the C files compiled so far, of about
-# how many a cold build compiles; in place on a terminal, a line every 10%
-# otherwise.  V=1 shows the kernel's whole build output (each compiler
+# how many a cold build compiles, and the time left at that pace; in place
+# on a terminal, otherwise a line at the first C file, every 10% and every
+# minute.  V=1 shows the kernel's whole build output (each compiler
 # command line) instead.
 # Exit status: 0 built, 1 the kernel does not build (the compiler's errors
 # in OBJ/build-errors.txt), which includes a build folder grown past
@@ -84,24 +85,36 @@ targets=(Image)
 ! grep -q '^CONFIG_GDB_SCRIPTS=y' "$OBJ/.config" || targets+=(scripts_gdb)
 total=$(cat "$OBJ/.cold-cc" 2>/dev/null || echo "$COLD_CC")
 if [ -n "$cold" ]; then
-	stage "building $(basename "$SRC") in $OBJ from scratch: about $total C files, a few minutes on two free cores, up to 20 on a busy machine (log: $LOG)"
+	stage "building $(basename "$SRC") in $OBJ from scratch: about $total C files, 4.5 minutes of CPU time (2-4 minutes on two free cores; on a loaded machine, longer in proportion to its load); log: $LOG"
 else
 	stage "building $(basename "$SRC") in $OBJ (only what changed; log: $LOG)"
 fi
 
 # progress TOTAL: until killed, the C files compiled so far (the kernel's
-# "  CC" lines in the log), of about TOTAL.
+# "  CC" lines in the log), of about TOTAL, the time so far and, once it
+# can tell, the time left at this pace.  On a terminal in place; otherwise
+# a line when the first C file is compiled, at each 10%, and at least once
+# a minute (a slow machine must never look hung).
 progress() {
-	local n pct step=0
+	local n pct t line last=-1 said=0 t0=$SECONDS
 	while sleep 2 && kill -0 $$ 2>/dev/null; do
 		n=$(grep -c '^  CC ' "$LOG") || true
+		t=$((SECONDS - t0))
 		pct=$((n * 100 / $1))
 		[ "$pct" -le 99 ] || pct=99
+		line="$pct% ($n of about $1 C files, $(seconds "$t")"
+		if [ "$n" -ge 20 ] && [ "$n" -lt "$1" ]; then
+			line="$line; about $(seconds $((t * ($1 - n) / n))) left"
+		elif [ "$n" = 0 ]; then
+			line="$line; configuring, and building the build's own tools"
+		fi
+		line="$line)"
 		if [ -t 2 ]; then
-			stage_line "$pct% ($n of about $1 C files)"
-		elif [ "$pct" -ge $((step + 10)) ]; then
-			step=$((pct / 10 * 10))
-			stage "$pct% ($n of about $1 C files)"
+			stage_line "$line"
+		elif { [ "$n" -gt 0 ] && [ "$last" -lt 0 ]; } || [ $((pct / 10)) -gt $((last / 10)) ] ||
+			[ $((t - said)) -ge 60 ]; then
+			stage "$line"
+			last=$pct said=$t
 		fi
 	done
 }

@@ -3,7 +3,9 @@
 # machine, to look inside it rather than grade it.
 #
 #   explore.sh shell [LAB]            an interactive busybox shell on the
-#                                     console, in this terminal
+#                                     console, in this terminal; with
+#                                     stdin not a terminal, its lines as
+#                                     the shell's commands (shell-input.exp)
 #   explore.sh gdb [LAB] [GDB_ARG...] the same boot, stopped at its first
 #                                     instruction, under gdb-multiarch
 #   explore.sh console                the console of make gdb's guest, in
@@ -66,6 +68,10 @@ size=
 qemu_argv "$topology" "$obj/arch/arm64/boot/Image" "$run/boot.cpio" "$run/results.log" ||
 	die "no device tree for $topology"
 
+if [ "$mode" = shell ] && [ ! -t 0 ]; then
+	stage "lab $lab's machine ($topology): the lines of make shell's input, each at the guest's prompt, then poweroff"
+	exec expect -f "$KIT/grader/shell-input.exp" -- "${QEMU_ARGV[@]}"
+fi
 if [ "$mode" = shell ]; then
 	stage "lab $lab's machine ($topology): leave with poweroff, or Ctrl-A X"
 	exec "${QEMU_ARGV[@]}"

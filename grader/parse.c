@@ -423,16 +423,19 @@ static int judge_boot(const char *console, const char *results,
 		      const char *mark, const char *cmark, int status, int alone)
 {
 	struct console_view cv;
-	int began, ended, ignored, dup;
+	int began, ended, ignored, dup, flooded;
 
 	dup = read_results(results, mark, &began, &ended);
 	read_console(console, cmark, &cv);
-	if (cv.in != V_OK) {
+	/* A flood is the cause of what the kernel says about it (an RCU
+	 * stall while the console is busy): the verdict is the flood's. */
+	flooded = cv.end < 0 && status == 5;
+	if (cv.in != V_OK && !flooded) {
 		res.verdict = cv.in;
 		excerpt_from(console, cmark, cv.in_first, cv.in_line);
 		if (cv.end < 0 && status == 2)
 			hung_after_splat = 1;
-	} else if (alone && cv.mine != V_OK) {
+	} else if (alone && cv.mine != V_OK && !flooded) {
 		/* Alone, a splat is S's unless another section (its hidden
 		 * tests', "NNh") had it: that one is its own. */
 		res.verdict = cv.mine;
@@ -447,8 +450,12 @@ static int judge_boot(const char *console, const char *results,
 		snprintf(res.detail, sizeof(res.detail),
 			 "no end of the tests within the time limit%s",
 			 began ? "" : "; the tests never started");
-	} else if (cv.end < 0 && status == 5) {
+	} else if (flooded) {
 		res.verdict = V_FLOOD;
+		if (cv.in != V_OK)
+			excerpt_from(console, cmark, cv.in_first, cv.in_line);
+		else if (alone && cv.mine != V_OK)
+			excerpt_from(console, cmark, cv.mine_first, cv.mine_line);
 		snprintf(res.detail, sizeof(res.detail),
 			 "the kernel printed more than the grader keeps; the boot was stopped");
 	} else if (!began) {

@@ -137,8 +137,44 @@ sandbox_require() {
 # What the stages read (the kernel tree, the tools, the slot) keeps its
 # permissions.
 _sandbox_protected() {
-	printf '%s\n' "$KIT/reference-patches" "$KIT/.git" "$HOME" "${HIDDEN_TESTS:-}" "$BUILD/hidden" \
+	printf '%s\n' "$KIT/reference-patches" "$KIT/.git" "${HIDDEN_TESTS:-}" "$BUILD/hidden" \
 		"$BUILD/initramfs-hidden.cpio" "$BUILD/selftest" "$BUILD/bench"
+}
+# _sandbox_open_way: $HOME unreadable, and the kit reachable (its
+# grader/, labs/ and build folder: root's clone in /root, say).  A folder
+# on the way to the kit that others cannot search (/root, 0700) becomes
+# searchable by them, not listable, and everything else in it is closed to
+# them (o-rwx: none of it was within their reach before); $HOME, on the
+# way, is made so each time, with go-rwx on what else it holds.  What the
+# folders after it hold keeps its permissions (grader/README.md).  The
+# kit's own folder becomes searchable.  Never through a symbolic link
+# (chmod would change its target).
+_sandbox_open_way() {
+	local kit home d=/ rest next who
+	kit=$(realpath -e -- "$KIT")
+	home=$(realpath -e -- "${HOME:-/}" 2>/dev/null) || home=/
+	case $kit/ in
+	"$home"/?*) ;;
+	*) [ "$home" = / ] || chmod go-rwx "$home" ;;
+	esac
+	rest=${kit#/}
+	while [ -n "$rest" ]; do
+		next=${rest%%/*}
+		who=
+		if [ "$d" = "$home" ]; then
+			who=go
+		elif [ "$d" != / ] && [ $((8#$(stat -c %a "$d") & 1)) = 0 ]; then
+			who=o
+		fi
+		if [ -n "$who" ]; then
+			chmod "$who-rw,o+x" "$d"
+			find "$d" -mindepth 1 -maxdepth 1 ! -type l ! -name "$next" -exec chmod "$who-rwx" {} +
+		fi
+		d=${d%/}/$next
+		[ "$rest" != "$next" ] || break
+		rest=${rest#*/}
+	done
+	chmod o+x "$kit"
 }
 sandbox_protect() {
 	[ "$(id -u)" = 0 ] || return 0
@@ -146,6 +182,7 @@ sandbox_protect() {
 	while read -r p; do
 		[ -z "$p" ] || [ ! -e "$p" ] || chmod go-rwx "$p"
 	done < <(_sandbox_protected)
+	_sandbox_open_way
 	mkdir -p "$BUILD/grading" "$BUILD/results"
 	chmod 0711 "$BUILD" "$BUILD/grading" "$BUILD/results"
 	# Earlier results (a grading keeps its own from others when it ends:

@@ -16,14 +16,7 @@ export DEBIAN_FRONTEND=noninteractive
 command -v make >/dev/null || { apt-get update -qq && apt-get install -y -qq make; }
 # Gradescope's container cannot make namespaces: the grader isolates each
 # submission's stages as an unprivileged user (grader/README.md, the uid
-# isolation), who must reach the kit: its folder and those above it are
-# made searchable (not listable).
-d=$PWD
-while [ "$d" != / ]; do
-	chmod o+x "$d"
-	d=$(dirname "$d")
-done
-chmod o+rx "$PWD"
+# isolation), and opens that user's way to the kit itself (sandbox.sh).
 # What this machine gives grading, said where the instructor sees it.
 note=$(. grader/lib.sh && machine_note)
 [ -z "$note" ] || echo "schedlab autograder setup: note: $note" >&2

@@ -268,6 +268,11 @@ hostile_part() {
 	# that slot 0 is another slot's.
 	local uid=$SANDBOX_UID
 	sandbox_slot_user 9
+	# A file of $HOME's that others may read, as a dotfile is (made before
+	# the grader protects $HOME, as any of its files is).
+	local home_file=$HOME/.schedlab-probe-$$
+	echo probe >"$home_file"
+	chmod 0644 "$home_file"
 	[ "$1" != uid ] || sandbox_protect
 	sandbox_own "$probe"
 	[ "$1" != uid ] || chmod 0700 "$probe"
@@ -278,7 +283,11 @@ hostile_part() {
 	st_xfail "sandbox: sees reference-patches/" inside "ls '$KIT/reference-patches'"
 	st_xfail "sandbox: sees the kit's git history" inside "ls '$KIT/.git'"
 	st_xfail "sandbox: sees the results and other slots" inside "ls '$SELF' || ls '$BUILD/grading/slot0'"
-	st_xfail "sandbox: sees a file of \$HOME" inside "for f in '$HOME'/.[!.]* '$HOME'/*; do [ -f \"\$f\" ] && exit 0; done; exit 1"
+	# By name, as root lists them (not the kit's, where it is in $HOME).
+	find "$(realpath "$HOME")" -maxdepth 3 -path "$(realpath "$KIT")" -prune -o -type f -print 2>/dev/null |
+		head -n 200 >"$probe/home-files"
+	st_xfail "sandbox: reads a file of \$HOME" inside "while read -r f; do head -c 1 \"\$f\" >/dev/null && exit 0; done <'$probe/home-files'; exit 1"
+	rm -f "$home_file"
 	st_xfail "sandbox: writes outside its slot" inside "touch '$KIT/labs/x' || touch /usr/x"
 	# The uid isolation cannot hide them (grader/README.md, trust model).
 	[ "$1" = uid ] || st_xfail "sandbox: reads the kernel tree's objects unasked" inside "ls '$KSRC/.git'"

@@ -37,6 +37,35 @@ st_summary() {
 	[ "$ST_FAIL" = 0 ]
 }
 
+# HANDOUT.md's samples of output: an indented block after a line
+# "<!-- sample: NAME -->" (NAME a word), up to the next line that is not
+# indented or blank.
+# _st_norm: a sample's (less its block's indent) or a log's text, compared
+# as a reader would: no trailing blanks, the kit's folder dropped from paths,
+# durations as "# s", a build's figures and progress lines as "#".
+_st_norm() {
+	sed -E -e 's/[[:space:]]+$//' -e "s|$KIT/||g" \
+		-e 's/[0-9]+ min [0-9]+ s/# s/g; s/[0-9]+(\.[0-9]+)? s\b/# s/g' \
+		-e 's/(built in # s).*/\1/; s/^( +\[build-kernel\]) [0-9]+% .*/\1 #%/' "$@"
+}
+# st_sample NAME LOG [SED]: HANDOUT.md's sample NAME is LOG's output: each
+# of its lines but "...", in order, is a line of LOG (after SED, a sed
+# program for what the self-test did differently: its OUT folder).
+st_sample() {
+	local want got line i=0 w
+	want=$(sed -n "/^<!-- sample: $1 -->\$/,/^[^ ]/p" "$KIT/HANDOUT.md" | sed '1d; $d' |
+		grep -v -e '^ *\$ ' -e '^ *\.\.\.$' -e '^$' | sed 's/^    //' | _st_norm)
+	got=$(sed -e "${3:-}" "$2" | _st_norm)
+	[ -n "$want" ] || { st_ko "HANDOUT.md: no sample '$1'"; return; }
+	# The sample's lines, found in order in the log.
+	mapfile -t w <<<"$want"
+	while IFS= read -r line; do
+		[ "$i" -lt ${#w[@]} ] && [ "$line" = "${w[$i]}" ] && i=$((i + 1))
+	done <<<"$got"
+	st_check "HANDOUT.md: sample '$1' is the kit's output (first line not in $2: ${w[$i]:-none})" \
+		[ "$i" = ${#w[@]} ]
+}
+
 # st_texts_real KIT [RESULTS]: every make command the kit's texts name
 # (README.md, HANDOUT.md, the labs' READMEs: `make X` or an indented
 # "make X" line) is one its Makefile runs there (not one that says "not in

@@ -56,6 +56,9 @@ kit_make grade >"$R/grade.log" 2>&1
 st_check "release: make grade in the course's kit exits 2, tests failed (see $R/grade.log)" [ $? = 2 ]
 expect_labs "$KR/build/results" fail "course kit's starter"
 st_xfail "release: nothing make grade printed there says pristine" grep -qi pristine "$R/grade.log"
+# What HANDOUT.md shows of a first make grade (the course's kit ships it).
+st_sample cold-build "$R/grade.log" "s|$KR/||g"
+st_sample grade "$R/grade.log" "s|$KR/||g"
 # Every command its texts name is one it has; every results file, one it wrote.
 st_texts_real "$KR" "$KR/build/results"
 st_check "release: its tree's history is one commit" [ "$(git -C "$T" rev-list --count --all)" = 1 ]

@@ -12,7 +12,8 @@
 # grader - bytes that are not UTF-8, escape sequences, a CR or kernel text
 # before a marked line, a CR hiding a splat, a test reported twice - a
 # check failing in a test's set-up or clean-up (Check's "S" line),
-# durations, and a lab that left the machine changed (changed/: a lab the
+# durations, a flood the kernel stalled on (flood-with-stall: the verdict
+# is the flood's), and a lab that left the machine changed (changed/: a lab the
 # init never began after it).  Each output is compared with the expected
 # one kept beside it (UPDATE=1 rewrites them: review the diff); every
 # output must be valid whatever the guest printed.  Then the report's
