@@ -284,9 +284,24 @@ status=0
 grade --slot "$SLOTDIR" --src "$TREE" --obj "$OBJ" --style "$OUT/checkpatch.txt" \
 	--similarity "$OUT/submission.diff" || status=$?
 [ $status -le 1 ] || exit $status
+# What the compiler read outside the tree and the build folder, however the
+# source spelled it (a macro, a line split by a backslash, an -I added to a
+# Makefile): Kbuild's dependency lists (.*.cmd) name every file each object
+# read.  The compiler's own headers are expected; nothing else is.
+# Read in the sandbox: the lists are the build's, so the submission's.
+# shellcheck disable=SC2016
+in_slot --stage read -- bash -c '
+	cd "$2" || exit 0
+	find . -name ".*.cmd" -exec grep -h -e "^  [^ \$]" -e "^source_" {} + 2>/dev/null |
+		sed -E "s/^(source_[^ ]* := |  )//; s/ \\\\$//" | sort -u | xargs -r -d "\n" realpath -m -- |
+		grep -v -e "^$(realpath -m "$1")/" -e "^$(realpath -m "$2")/" \
+			-e "^$(realpath -m "$("${CROSS_COMPILE:-aarch64-linux-gnu-}gcc" -print-file-name=include)")/" |
+		head -n 20' - "$TREE" "$OBJ" | sed 's/^/the build read a file outside the tree: /' |
+	cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
+[ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
 if [ -f "$OUT/review.txt" ]; then
 	echo
-	echo "review: $(wc -l <"$OUT/review.txt") added line(s) that can only serve to attack the grader (not scored):"
+	echo "review: $(wc -l <"$OUT/review.txt") line(s) of the submission or its build that can only serve to attack the grader (not scored):"
 	sed 's/^/  /' "$OUT/review.txt"
 	stage "$NAME: flagged for review ($OUT/review.txt)"
 fi

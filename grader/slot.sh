@@ -28,6 +28,10 @@ sgit() {
 		-c core.attributesFile=/dev/null "$@"
 }
 refuse() { printf 'refused: %s\n' "$*"; exit 3; }
+# What a submission may write into the tree: a lab's change is a few
+# hundred lines in a few files (the six references change 4 files, 0.5 MB
+# of them).
+APPLY_MAX=$((16 << 20)) APPLY_FILES=500
 
 cmd=$1 TREE=${2:-}
 case $cmd in
@@ -76,9 +80,13 @@ bundle)
 apply)
 	sub=$3 kind=$4 branch=$5
 	# apply_patch FILE: one patch, committed; mbox (format-patch) or plain
-	# diff (apply.sh, as for the kit's own patches).
+	# diff (apply.sh, as for the kit's own patches).  A text patch writes
+	# about its own size (bounded by the submission's); a binary one
+	# (deflated) could write any amount, and the labs change source only.
 	apply_patch() {
 		[ -s "$1" ] || return 0
+		! grep -q '^GIT binary patch$' "$1" ||
+			refuse "${1##*/} holds a binary patch: the labs change source files only"
 		if head -n 1 "$1" | grep -q '^From '; then
 			sgit am -q --3way "$1" || { sgit am --abort || true; return 1; }
 		else
@@ -110,6 +118,16 @@ apply)
 		sgit merge-base --is-ancestor kit-starter FETCH_HEAD ||
 			sgit merge-base --is-ancestor kit-student-starter FETCH_HEAD ||
 			refuse "the bundle's branch does not start from this kit's starter"
+		# What checking it out would write, bounded before it is written
+		# (a small bundle can hold huge files that compress well).
+		files=0 bytes=0
+		while read -r t size; do
+			files=$((files + 1))
+			[ "$t" != blob ] || bytes=$((bytes + size))
+		done < <(sgit diff --raw --no-renames --abbrev=40 kit-starter FETCH_HEAD | cut -d' ' -f4 |
+			grep -v '^0*$' | sgit cat-file --batch-check='%(objecttype) %(objectsize)')
+		[ "$files" -le "$APPLY_FILES" ] && [ "$bytes" -le "$APPLY_MAX" ] ||
+			refuse "the bundle's change writes $((bytes >> 20)) MB in $files files: more than the limit of $((APPLY_MAX >> 20)) MB or $APPLY_FILES files"
 		sgit checkout -q --detach FETCH_HEAD
 		;;
 	*) die "slot.sh apply: unknown kind $kind" ;;

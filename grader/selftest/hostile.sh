@@ -94,6 +94,15 @@ hostile_part() {
 	cp "$(sub_reference 1)" "$d/01.patch"
 	grade_case lookalike '' "$d"
 	expect_case lookalike ok full
+	# A bundle bomb: a repository whose few KB of history check out as
+	# 24 MB of zeros: refused before anything is written, naming the limit.
+	head -c $((24 << 20)) /dev/zero >"$H/zeros"
+	sub_repo "$H/subs/bomb" "$(sub_commit "$ref1" bomb kernel/sched/zeros.h 100644 "$H/zeros")"
+	rm -f "$H/zeros"
+	grade_case bomb repo "$H/subs/bomb"
+	expect_case bomb no-apply
+	st_check "bomb: refused for its size, before its checkout" bash -c \
+		"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/tree/kernel/sched/zeros.h' 2>/dev/null)\" ]"
 
 	# --- names ---------------------------------------------------------------------
 	# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
@@ -224,6 +233,16 @@ hostile_part() {
 			st_ko "$c: not flagged for review ($HO/$c/review.txt)"
 		fi
 	done
+	# An #include split by a backslash, which no review pattern sees: the
+	# build's own dependency lists show what the compiler read.
+	inc=/usr/aarch64-linux-gnu/include/linux/errno.h
+	f=$(edited kernel/sched/deadline.c "NR == 1 {print \"#inc\\\\\"; print \"lude \\\"$inc\\\"\"} {print}")
+	sub_patch "$(sub_commit "$SUB_STARTER" split-include kernel/sched/deadline.c 100644 "$f")" >"$H/subs/split-include.patch"
+	grep -qx '+#inc\\' "$H/subs/split-include.patch" || st_ko "split-include: the test's patch does not split its #include"
+	grade_case split-include '' "$H/subs/split-include.patch"
+	expect_case split-include ok
+	st_check "split-include: the file its build read is flagged for review" \
+		grep -qxF "the build read a file outside the tree: $inc" "$HO/split-include/review.txt"
 
 	# --- the console ------------------------------------------------------------------
 	f=$(edited kernel/sched/core.c '{print} /^void __init sched_init_smp\(void\)$/ {f = 1; next}
