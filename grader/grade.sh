@@ -218,8 +218,22 @@ boot_labs() {
 	done
 }
 
+# before_first LAB...: the LABs in order, but a lab whose lab.conf says
+# BEFORE=N just before lab N (a lab whose tests need what lab N's change
+# for the rest of the boot, as lab 5 needs the uclamp key off).
+before_first() {
+	local lab b out=" $* "
+	for lab in "$@"; do
+		b=$(lab_conf "$lab" BEFORE)
+		[ -n "$b" ] && [ "$b" != "$lab" ] && [[ $out == *" $b "* ]] || continue
+		out=${out/ $lab / }
+		out=${out/ $b / $lab $b }
+	done
+	echo $out
+}
+
 if [ -z "$VERDICT" ]; then
-	# One boot a topology, labs in order.
+	# One boot a topology, labs in order (but BEFORE=).
 	declare -A group=()
 	order=()
 	for lab in $LABS; do
@@ -228,7 +242,7 @@ if [ -z "$VERDICT" ]; then
 		group[$t]="${group[$t]:-} $lab"
 	done
 	for t in "${order[@]}"; do
-		labs=$(echo ${group[$t]})
+		labs=$(before_first ${group[$t]})
 		alone=
 		[ "$labs" != "${labs%% *}" ] || alone=1
 		boot_labs "$labs" "$alone"

@@ -148,33 +148,43 @@ _sandbox_protected() {
 # way, is made so each time, with go-rwx on what else it holds.  What the
 # folders after it hold keeps its permissions (grader/README.md).  The
 # kit's own folder becomes searchable.  Never through a symbolic link
-# (chmod would change its target).
+# (chmod would change its target).  SANDBOX_CHMOD="echo chmod": say it,
+# do nothing (make test).
 _sandbox_open_way() {
-	local kit home d=/ rest next who
+	local kit home d=/ rest next who chmod=${SANDBOX_CHMOD:-chmod}
 	kit=$(realpath -e -- "$KIT")
-	home=$(realpath -e -- "${HOME:-/}" 2>/dev/null) || home=/
+	# A $HOME that is not a home of its own is left as it is: none, /, a
+	# system folder, one others may write (/tmp), or the kit.
+	home=$(realpath -e -- "${HOME:-/}" 2>/dev/null) || home=
+	case $home in
+	/ | /tmp | /var/tmp | /dev | /dev/* | /proc | /proc/* | /sys | /sys/* | /run | /run/* | \
+		/usr | /etc | /var | /home | /srv | /opt | /mnt | /media | /boot | "$kit") home= ;;
+	esac
+	[ -z "$home" ] || [ $((8#$(stat -c %a "$home") & 01002)) = 0 ] || home=
 	case $kit/ in
 	"$home"/?*) ;;
-	*) [ "$home" = / ] || chmod go-rwx "$home" ;;
+	*) [ -z "$home" ] || $chmod go-rwx "$home" ;;
 	esac
 	rest=${kit#/}
 	while [ -n "$rest" ]; do
 		next=${rest%%/*}
 		who=
-		if [ "$d" = "$home" ]; then
+		if [ "$d" = / ]; then
+			:
+		elif [ "$d" = "$home" ]; then
 			who=go
-		elif [ "$d" != / ] && [ $((8#$(stat -c %a "$d") & 1)) = 0 ]; then
+		elif [ $((8#$(stat -c %a "$d") & 1)) = 0 ]; then
 			who=o
 		fi
 		if [ -n "$who" ]; then
-			chmod "$who-rw,o+x" "$d"
-			find "$d" -mindepth 1 -maxdepth 1 ! -type l ! -name "$next" -exec chmod "$who-rwx" {} +
+			$chmod "$who-rw,o+x" "$d"
+			find "$d" -mindepth 1 -maxdepth 1 ! -type l ! -name "$next" -exec $chmod "$who-rwx" {} +
 		fi
 		d=${d%/}/$next
 		[ "$rest" != "$next" ] || break
 		rest=${rest#*/}
 	done
-	chmod o+x "$kit"
+	$chmod o+x "$kit"
 }
 sandbox_protect() {
 	[ "$(id -u)" = 0 ] || return 0

@@ -232,3 +232,32 @@ st_check "report: the similarity beside the lab's score" \
 st_check "report: the similarity, hidden, in results.json" json_true \
 	'[.tests[] | select(.extra_data.similarity)] == [.tests[-1]] and .tests[-1].visibility == "hidden" and
 	 .tests[-1].max_score == 0 and .extra_data.labs[0].similarity.percent == 25' <(result_json "$r")
+
+# The uid isolation's way to the kit (sandbox.sh), said and not done: with
+# a kit in a home of mode 0700, each $HOME a machine may have, nothing but
+# that home and the kit's own folder is ever touched (never /, /tmp or a
+# folder outside this scratch tree, whatever $HOME is).
+OW=$U/open-way
+mkdir -p "$OW/root/kit" "$OW/root/.ssh" "$OW/elsewhere"
+: >"$OW/root/.bashrc"
+chmod 0700 "$OW/root"
+# open_way HOME: what _sandbox_open_way would change, a line each.
+open_way() {
+	(. "$KIT/grader/sandbox.sh" && KIT=$OW/root/kit HOME=$1 SANDBOX_CHMOD="echo chmod" _sandbox_open_way)
+}
+for home in / /tmp "$OW/no-such-home" "$OW/elsewhere" "$OW/root/kit" "$OW/root"; do
+	out=$(open_way "$home")
+	st_check "open way, HOME=${home#"$OW"/}: only this tree's folders changed" \
+		bash -c '! grep -v " $1/" <<<"$2" | grep -q .' - "$OW" "$out"
+	st_check "open way, HOME=${home#"$OW"/}: the kit's folder searchable" grep -qxF "chmod o+x $OW/root/kit" <<<"$out"
+done
+# closed MODE: the files "chmod MODE" is given, a line each, sorted.
+closed() { grep "^chmod $1 " <<<"$out" | cut -d' ' -f3- | tr ' ' '\n' | sort | paste -sd' '; }
+out=$(open_way "$OW/elsewhere")
+st_check "open way: a closed folder on the way becomes searchable, the rest in it closed to others" \
+	bash -c '[ "$2" = "$1/root/.bashrc $1/root/.ssh" ] && grep -qxF "chmod o-rw,o+x $1/root" <<<"$3" &&
+		grep -qxF "chmod go-rwx $1/elsewhere" <<<"$3"' - "$OW" "$(closed o-rwx)" "$out"
+out=$(open_way "$OW/root")
+st_check "open way: \$HOME on the way is closed to group and others but the way" \
+	bash -c '[ "$2" = "$1/root/.bashrc $1/root/.ssh" ] && grep -qxF "chmod go-rw,o+x $1/root" <<<"$3"' \
+	- "$OW" "$(closed go-rwx)" "$out"
