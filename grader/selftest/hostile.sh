@@ -97,12 +97,12 @@ hostile_part() {
 	# A bundle bomb: a repository whose few KB of history check out as
 	# 24 MB of zeros: refused before anything is written, naming the limit.
 	head -c $((24 << 20)) /dev/zero >"$H/zeros"
-	sub_repo "$H/subs/bomb" "$(sub_commit "$ref1" bomb kernel/sched/zeros.h 100644 "$H/zeros")"
+	sub_repo "$H/subs/bomb" "$(sub_commit "$ref1" bomb kernel/sched/stats.h 100644 "$H/zeros")"
 	rm -f "$H/zeros"
 	grade_case bomb repo "$H/subs/bomb"
 	expect_case bomb no-apply
 	st_check "bomb: refused for its size, before its checkout" bash -c \
-		"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/tree/kernel/sched/zeros.h' 2>/dev/null)\" ]"
+		"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/tree/kernel/sched/stats.h' -size +1M 2>/dev/null)\" ]"
 
 	# --- names ---------------------------------------------------------------------
 	# run_autograder, from the kit as Gradescope unpacks it, on a fake root.

@@ -3,7 +3,9 @@
 # (mutants/NN-*): each must build, boot and cost its lab at least one test.
 # A mutant's header (the text before its first "diff --git") says what it
 # gets wrong and, on a line "Killed-by: NAME...", the tests that must fail
-# on it (or "Killed-by: verdict:WORD" for a kernel splat); each must.
+# on it (or "Killed-by: verdict:WORD" for a kernel splat); each must.  A
+# line "Boot: shared" grades it with every lab, as make grade does (in the
+# boot the labs share), rather than its lab alone.
 # Each mutant's similarity to 6.1 is printed: with the references', the
 # range of the figure for work in the kernel's own idiom (grader/README.md).
 
@@ -17,8 +19,11 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	mkdir -p "$sub"
 	cp "$KIT"/reference-patches/*.patch "$sub/"
 	cp "$m" "$sub/zz-mutant.patch"
+	# "Boot: shared": graded with every lab, in the boot they share.
+	labs=$lab
+	! sed '/^diff --git/q' "$m" | grep -qx 'Boot: shared' || labs=$(all_labs | paste -sd' ')
 	"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/mutants-out/$name" \
-		--labs "$lab" >"$SELF/mutants-out.$name.log" 2>&1
+		--labs "$labs" >"$SELF/mutants-out.$name.log" 2>&1
 	json=$(result_json "$SELF/mutants-out/$name/lab$lab.result" 2>/dev/null)
 	total=$((total + 1))
 	verdict=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
