@@ -180,8 +180,15 @@ refused() {
 # device, a FIFO, a socket or a hard-linked file is refused and never
 # followed; a submission the grader cannot read is the grader's fault.
 # (A repository's objects may be hard links: git clone --local makes them.)
+# A repository is read for its history only: its .git folder is what is
+# copied (a kernel's checked-out files, links among them, are not read).
+objects=/nonexistent
+if [ "$KIND" = repo ]; then
+	[ ! -d "$SUB/.git" ] || [ -L "$SUB/.git" ] || SUB=$SUB/.git
+	objects=$SUB/objects
+fi
 err=$(find "$SUB" \( -type l -o \( ! -type f ! -type d \) -o \
-	\( -type f -links +1 ! -path "$SUB/.git/objects/*" \) \) -print -quit 2>&1 >"$OUT/odd.txt") ||
+	\( -type f -links +1 ! -path "$objects/*" \) \) -print -quit 2>&1 >"$OUT/odd.txt") ||
 	die "the grader cannot read the submission $SUB: $err"
 odd=$(head -c 4096 "$OUT/odd.txt")
 rm -f "$OUT/odd.txt"
