@@ -234,10 +234,13 @@ st_check "report: the similarity, hidden, in results.json" json_true \
 	 .tests[-1].max_score == 0 and .extra_data.labs[0].similarity.percent == 25' <(result_json "$r")
 
 # The uid isolation's way to the kit (sandbox.sh), said and not done: with
-# a kit in a home of mode 0700, each $HOME a machine may have, nothing but
-# that home and the kit's own folder is ever touched (never /, /tmp or a
-# folder outside this scratch tree, whatever $HOME is).
-OW=$U/open-way
+# a kit in a home of mode 0700 and each $HOME a machine may have, nothing
+# outside that scratch tree is ever touched (never /, /tmp or a folder
+# elsewhere, whatever $HOME is).
+# In /tmp, whose way is open to all, wherever the kit is (its own way may
+# be closed, as root's clone in /root is).
+OW=$(mktemp -d /tmp/schedlab-open-way.XXXXXX)
+chmod 0755 "$OW"
 mkdir -p "$OW/root/kit" "$OW/root/.ssh" "$OW/elsewhere"
 : >"$OW/root/.bashrc"
 chmod 0700 "$OW/root"
@@ -261,3 +264,4 @@ out=$(open_way "$OW/root")
 st_check "open way: \$HOME on the way is closed to group and others but the way" \
 	bash -c '[ "$2" = "$1/root/.bashrc $1/root/.ssh" ] && grep -qxF "chmod go-rw,o+x $1/root" <<<"$3"' \
 	- "$OW" "$(closed go-rwx)" "$out"
+rm -rf "$OW"
