@@ -273,9 +273,29 @@ if [ "$(stat -c %s "$OUT/submission.diff")" -gt "$SUBMISSION_MAX" ]; then
 fi
 chmod a+r "$OUT/submission.diff"
 grep -vE '^(#|$)' "$KIT/grader/review-patterns" >"$OUT/review.patterns"
-awk '/^\+/ && !/^\+\+\+ / {print "submission.diff:" NR ": " substr($0, 2)}' "$OUT/submission.diff" |
-	grep -E -f "$OUT/review.patterns" | cut -c 1-200 | tr -c '[:print:]\n' '?' >"$OUT/review.txt" || true
-rm -f "$OUT/review.patterns"
+# Each flagged line with the function it is in: the last line at the
+# start of a line that opens a function, in the hunk or in its header.
+awk 'function fname(s) {
+		if (!match(s, /^[A-Za-z_][^;(]*[A-Za-z0-9_][ \t]*\(/))
+			return ""
+		s = substr(s, 1, RLENGTH - 1)
+		sub(/[ \t]+$/, "", s)
+		sub(/.*[^A-Za-z0-9_]/, "", s)
+		return s "()"
+	}
+	/^diff --git / {fn = ""}
+	/^@@ / {h = $0; sub(/^@@ [^@]* @@ ?/, "", h); fn = fname(h)}
+	/^[ +]/ && !/^\+\+\+ / {f = fname(substr($0, 2)); if (f != "") fn = f}
+	/^\+/ && !/^\+\+\+ / {
+		print "submission.diff:" NR (fn == "" ? "" : " (in " fn ")") ": " >where
+		print substr($0, 2)
+	}' where="$OUT/review.where" "$OUT/submission.diff" >"$OUT/review.lines"
+# The patterns see the added lines alone; each line found gets its place.
+{ grep -n -E -f "$OUT/review.patterns" "$OUT/review.lines" || true; } | head -n 200 |
+	while IFS=: read -r n line; do
+		printf '%s%s\n' "$(sed -n "${n}p" "$OUT/review.where")" "$line"
+	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >"$OUT/review.txt"
+rm -f "$OUT/review.patterns" "$OUT/review.where" "$OUT/review.lines"
 [ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
 
 # Style, reported and not scored.

@@ -145,7 +145,7 @@ changes)
 		done
 	;;
 diff)
-	{ sgit diff --text --no-ext-diff --no-textconv --no-color --no-renames \
+	{ sgit -c core.attributesFile="$KIT/grader/diff-attributes" diff --text --no-ext-diff --no-textconv --no-color --no-renames \
 		--src-prefix=a/ --dst-prefix=b/ kit-starter HEAD || true; } | head -c "$(($3 + 1))"
 	;;
 *) die "slot.sh: unknown command $cmd" ;;
