@@ -72,7 +72,8 @@ ifeq ($(STUDENT_KIT),)
 	@echo "  make bench [RUNS=3] [FLAKE=n]  what grading costs, beside the bare make Image;"
 	@echo "                        FLAKE=n also grades the reference n times in a row;"
 	@echo "                        GRADESCOPE=\"0.5 1\" instead: run_autograder in podman at those"
-	@echo "                        CPU shares (MEMORY=768m), RUNS uploads each"
+	@echo "                        CPU shares (MEMORY=768m), RUNS uploads each (GS_WHO=reference:"
+	@echo "                        the reference's only)"
 else
 	@echo "  make test             this course's kit on this machine: the grader's own tests, and"
 	@echo "                        the starter scores 0 on every lab (it has no solutions to check)"
@@ -236,7 +237,7 @@ release: setup
 	@grader/release.sh "$(OUT)"
 
 bench: setup initramfs tools
-	@FLAKE="$(FLAKE)" CLASS="$(CLASS)" GRADESCOPE="$(GRADESCOPE)" MEMORY="$(or $(MEMORY),768m)" grader/bench.sh $(RUNS)
+	@FLAKE="$(FLAKE)" CLASS="$(CLASS)" GRADESCOPE="$(GRADESCOPE)" GS_WHO="$(GS_WHO)" MEMORY="$(or $(MEMORY),768m)" grader/bench.sh $(RUNS)
 else
 grade-all reference gradescope release bench:
 	@echo "make $@: not in a course's kit (no solutions; your instructor grades submissions)"; exit 2
