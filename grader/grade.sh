@@ -219,8 +219,9 @@ boot_labs() {
 }
 
 # before_first LAB...: the LABs in order, but a lab whose lab.conf says
-# BEFORE=N just before lab N (a lab whose tests need what lab N's change
-# for the rest of the boot, as lab 5 needs the uclamp key off).
+# BEFORE=N just before lab N: its tests need the machine as it is before
+# lab N's tests change it for the rest of the boot (lab 5 needs the uclamp
+# key off, which lab 4's turn on).
 before_first() {
 	local lab b out=" $* "
 	for lab in "$@"; do
