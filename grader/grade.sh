@@ -218,23 +218,8 @@ boot_labs() {
 	done
 }
 
-# before_first LAB...: the LABs in order, but a lab whose lab.conf says
-# BEFORE=N just before lab N: its tests need the machine as it is before
-# lab N's tests change it for the rest of the boot (lab 5 needs the uclamp
-# key off, which lab 4's turn on).
-before_first() {
-	local lab b out=" $* "
-	for lab in "$@"; do
-		b=$(lab_conf "$lab" BEFORE)
-		[ -n "$b" ] && [ "$b" != "$lab" ] && [[ $out == *" $b "* ]] || continue
-		out=${out/ $lab / }
-		out=${out/ $b / $lab $b }
-	done
-	echo $out
-}
-
 if [ -z "$VERDICT" ]; then
-	# One boot a topology, labs in order (but BEFORE=).
+	# One boot a topology, labs in order.
 	declare -A group=()
 	order=()
 	for lab in $LABS; do
@@ -243,13 +228,13 @@ if [ -z "$VERDICT" ]; then
 		group[$t]="${group[$t]:-} $lab"
 	done
 	for t in "${order[@]}"; do
-		labs=$(before_first ${group[$t]})
+		labs=$(echo ${group[$t]})
 		alone=
 		[ "$labs" != "${labs%% *}" ] || alone=1
 		boot_labs "$labs" "$alone"
 	done
 	for lab in "${RETRY[@]}"; do
-		stage "lab $lab: graded again in a boot of its own (an earlier lab in that boot had kernel trouble, or left the machine changed: see its result)"
+		stage "lab $lab: graded again in a boot of its own (an earlier lab in that boot had kernel trouble or left the machine changed, or a test could not decide: see its result)"
 		boot_labs "$lab" 1
 	done
 fi

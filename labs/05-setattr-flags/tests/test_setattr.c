@@ -109,10 +109,10 @@ static void set_fifo(pid_t pid, int prio, uint64_t flags)
  * Clamps set with sched_setattr() are what the task brings to its CPU's
  * buckets (lab 4) when it runs, and a change moves it at once while it
  * runs.  That needs sched_uclamp_used switched on, which the first clamp
- * request does when nothing has yet: this is the lab's first test, and the
- * lab runs before lab 4 (lab.conf's BEFORE), whose cgroup writes switch it
- * on.  Were it on already (this very test counted in a bucket), the test
- * could not tell, and says so: the grader then boots the lab alone.
+ * request does when nothing has yet: this is the lab's first test.  In a
+ * boot shared with lab 4, whose cgroup writes switch it on, it is on
+ * already (this very test counted in a bucket): the test cannot tell, and
+ * says so, and the grader boots the lab again alone, where it is off.
  */
 START_TEST(test_setattr_reaches_rq)
 {
