@@ -68,11 +68,11 @@ size=
 qemu_argv "$topology" "$obj/arch/arm64/boot/Image" "$run/boot.cpio" "$run/results.log" ||
 	die "no device tree for $topology"
 
-if [ "$mode" = shell ] && [ ! -t 0 ]; then
-	stage "lab $lab's machine ($topology): the lines of make shell's input, each at the guest's prompt, then poweroff"
-	exec expect -f "$KIT/grader/shell-input.exp" -- "${QEMU_ARGV[@]}"
-fi
 if [ "$mode" = shell ]; then
+	if [ ! -t 0 ]; then
+		stage "lab $lab's machine ($topology): the lines of make shell's input, each at the guest's prompt, then poweroff"
+		exec expect -f "$KIT/grader/shell-input.exp" -- "${QEMU_ARGV[@]}"
+	fi
 	stage "lab $lab's machine ($topology): leave with poweroff, or Ctrl-A X"
 	exec "${QEMU_ARGV[@]}"
 fi

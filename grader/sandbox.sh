@@ -161,10 +161,10 @@ _sandbox_open_way() {
 		/usr | /etc | /var | /home | /srv | /opt | /mnt | /media | /boot | "$kit") home= ;;
 	esac
 	[ -z "$home" ] || [ $((8#$(stat -c %a "$home") & 01002)) = 0 ] || home=
-	case $kit/ in
-	"$home"/?*) ;;
-	*) [ -z "$home" ] || $chmod go-rwx "$home" ;;
-	esac
+	# Not on the way to the kit: closed whole.
+	if [ -n "$home" ] && [[ $kit/ != "$home"/?* ]]; then
+		$chmod go-rwx "$home"
+	fi
 	rest=${kit#/}
 	while [ -n "$rest" ]; do
 		next=${rest%%/*}

@@ -19,9 +19,9 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	mkdir -p "$sub"
 	cp "$KIT"/reference-patches/*.patch "$sub/"
 	cp "$m" "$sub/zz-mutant.patch"
-	# "Boot: shared": graded with every lab, in the boot they share.
+	header=$(sed '/^diff --git/q' "$m")
 	labs=$lab
-	! sed '/^diff --git/q' "$m" | grep -qx 'Boot: shared' || labs=$(all_labs | paste -sd' ')
+	! grep -qx 'Boot: shared' <<<"$header" || labs=$(all_labs | paste -sd' ')
 	"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/mutants-out/$name" \
 		--labs "$labs" >"$SELF/mutants-out.$name.log" 2>&1
 	json=$(result_json "$SELF/mutants-out/$name/lab$lab.result" 2>/dev/null)
@@ -32,7 +32,7 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	# Killed: the mutant built and booted, and its lab lost points (to
 	# its tests, or to the kernel splat the mistake caused).
 	case $verdict in no-apply | no-build | rejected | "") lost=0 ;; esac
-	want=$(sed -n '/^diff --git/q; s/^Killed-by: *//p' "$m")
+	want=$(sed -n 's/^Killed-by: *//p' <<<"$header")
 	[ -n "$want" ] || st_ko "mutant $name: its header names no test (Killed-by:)"
 	missed=
 	for t in $want; do
