@@ -12,7 +12,8 @@
 #                         of the reference and of the empty patch at each CPU
 #                         share, with MEMORY (default 768m): score, wall
 #                         time, peak memory, undecided tests, full marks
-#                         (GS_WHO=reference: the reference's uploads only)
+#                         (GS_WHO=reference: the reference's uploads only;
+#                         QEMU_EXTRA is passed to the container's grading)
 #
 # Everything happens in a build folder of its own ($BUILD/bench): a cold
 # setup and build first (timed once), then the reference solution committed
@@ -69,7 +70,8 @@ if [ -n "${GRADESCOPE:-}" ]; then
 					: >"$d/submission/empty.patch"
 				fi
 				t0=$(date +%s%N)
-				"$KIT/grader/container.sh" autograder "$d" "$share" "${MEMORY:-768m}" >"$d.log" 2>&1
+				"$KIT/grader/container.sh" autograder "$d" "$share" "${MEMORY:-768m}" \
+					${QEMU_EXTRA:+"QEMU_EXTRA=$QEMU_EXTRA"} >"$d.log" 2>&1
 				walls+=("$((($(date +%s%N) - t0) / 1000000))")
 				read -r score max und < <(jq -r '[.score, ([.tests[].max_score] | add),
 					([.tests[] | select(.extra_data.undecided)] | length)] | @tsv' \

@@ -106,7 +106,7 @@ TREE=$SLOTDIR/tree
 OBJ=$SLOTDIR/obj
 # Not *.log: grade.sh clears those of an earlier grading in OUT.
 APPLY_LOG=$OUT/apply.txt
-rm -f "$OUT/submission.diff" "$OUT/checkpatch.txt" "$OUT/review.txt" "$OUT/rejected.txt"
+rm -f "$OUT/submission.diff" "$OUT/changes.txt" "$OUT/checkpatch.txt" "$OUT/review.txt" "$OUT/rejected.txt"
 : >"$APPLY_LOG"
 mkdir -p "$GRADING"
 
@@ -123,6 +123,29 @@ base=$(kit_git -C "$KSRC" rev-parse -q --verify 'base^{commit}') ||
 	die "no kernel tree at $KSRC (run 'make setup')"
 OBJECTS=$(realpath -e -- "$(kit_git -C "$KSRC" rev-parse --path-format=absolute --git-common-dir)/objects")
 in_slot() { sandbox_run "$SLOTDIR" --ro "$OBJECTS" "$@"; }
+# preprocess DIR [SOURCE...]: what the compiler read of each object of
+# kernel/sched/ (its .i, made in the slot's sandbox) into DIR/NAME.i,
+# without linemarkers and with every number 0 (a line added above a WARN
+# changes the __LINE__ it expands to); without SOURCEs every object, else
+# those whose Kbuild dependency list names one of them.
+preprocess() {
+	local dir=$1 o objs
+	shift
+	# shellcheck disable=SC2016
+	mapfile -t objs < <(in_slot --stage read -- bash -c '
+		cd "$1/kernel/sched" && shift && for c in .*.o.cmd; do
+			o=${c#.}; o=${o%.cmd}
+			[ $# = 0 ] || grep -qF -f <(printf "  %s \\\\\n" "$@") "$c" || continue
+			echo "kernel/sched/${o%.o}"
+		done' - "$OBJ" "$@")
+	[ ${#objs[@]} -gt 0 ] || return 0
+	sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
+		make -s -C "$TREE" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" \
+		LOCALVERSION= "${objs[@]/%/.i}" >/dev/null 2>&1 || return 1
+	for o in "${objs[@]}"; do
+		in_slot --stage read -- cat "$OBJ/$o.i" | grep -v '^# [0-9]' | sed -E 's/[0-9]+/0/g' >"$dir/${o##*/}.i"
+	done
+}
 
 # What the slot was made from, kept outside it (the sandbox can write the
 # slot, never this): the kernel tree's base, the kit's starter, and who
@@ -134,7 +157,7 @@ was=()
 was_base=${was[0]:-} was_starter=${was[1]:-} was_owner=${was[2]:-}
 if [ ! -d "$TREE/.git" ] || [ "$was_base" != "$base" ]; then
 	stage "making grading slot $SLOT"
-	rm -rf "$SLOTDIR" "$state"
+	rm -rf "$SLOTDIR" "$state" "$GRADING/slot$SLOT.starter-build"
 	mkdir -p "$TREE" "$OBJ"
 	kit_git init -q "$TREE"
 	echo "$OBJECTS" >"$TREE/.git/objects/info/alternates"
@@ -156,8 +179,39 @@ fi
 in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" >>"$APPLY_LOG" 2>&1 ||
 	die_log "$APPLY_LOG" "grading slot $SLOT could not be made clean"
 
+# Every submission is built on a copy of the starter's build, never on the
+# previous submission's (whose objects and kernel hold that student's
+# work).  The starter is built once in the slot and kept outside it,
+# where no stage reaches (0700, the grader's); slot.sh clean gives the
+# files the last submission changed back the starter's mtime, so only
+# what this submission changes is compiled again.
+KEPT=$GRADING/slot$SLOT.starter-build
+kept_stamp=$(cat <(echo "$base" "$(starter_stamp)"; declare -f preprocess) "$KIT"/kconfig/*.config "$KIT/grader/build-kernel.sh" |
+	md5sum | cut -d' ' -f1)
+find "$SLOTDIR" -mindepth 1 -maxdepth 1 ! -name tree -exec rm -rf -- {} +
+if [ "$(cat "$KEPT/stamp" 2>/dev/null)" != "$kept_stamp" ]; then
+	stage "slot $SLOT: building the starter once (each submission is built on a copy of it)"
+	rm -rf "$KEPT"
+	mkdir -p "$OBJ"
+	sandbox_own "$OBJ"
+	sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
+		"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
+		die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
+	mkdir -m 0700 "$KEPT"
+	mkdir "$KEPT/preprocessed"
+	preprocess "$KEPT/preprocessed" ||
+		die "the kit's starter could not be preprocessed in grading slot $SLOT"
+	find "$OBJ" -name '*.i' -type f -delete
+	cp -a -- "$OBJ" "$KEPT/obj"
+	echo "$kept_stamp" >"$KEPT/stamp"
+else
+	cp -a -- "$KEPT/obj" "$OBJ"
+	sandbox_own "$OBJ"
+fi
+
 grade() {
 	"$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" --isolation "$OUT/isolation" \
+		--changes "$OUT/changes.txt" \
 		${TEST:+--test "$TEST"} "$@"
 }
 # verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
@@ -239,8 +293,10 @@ done
 in_slot -- "$KIT/grader/slot.sh" changes "$TREE" >"$OUT/changes.raw" ||
 	die "the grader could not list the changes of $NAME"
 : >"$OUT/rejected.txt"
+changed_paths=()
 while IFS= read -r -d '' meta && IFS= read -r -d '' path; do
 	read -r mode _ nul <<<"$meta"
+	changed_paths+=("$path")
 	ok=
 	for a in "${allowed[@]}"; do
 		# shellcheck disable=SC2053
@@ -272,6 +328,14 @@ if [ "$(stat -c %s "$OUT/submission.diff")" -gt "$SUBMISSION_MAX" ]; then
 	verdict rejected "the change is larger than $SUBMISSION_MAX bytes"
 fi
 chmod a+r "$OUT/submission.diff"
+# The change map: the functions of 6.1 the change touches outside every
+# lab's hollowed ones (sched_fork(), say), those it adds, the files whose
+# top level it changes.  Shown in the report, results.json and the
+# gradebook; not scored.
+starters=()
+for lab in $(all_labs); do starters+=("$(lab_dir "$lab")/starter.patch"); done
+"$BUILD/grader/similarity" --changes "$OUT/submission.diff" "${starters[@]}" >"$OUT/changes.txt" ||
+	die "the grader could not map the changes of $NAME"
 grep -vE '^(#|$)' "$KIT/grader/review-patterns" >"$OUT/review.patterns"
 # Each flagged line with the function it is in: the last line at the
 # start of a line that opens a function, in the hunk or in its header.
@@ -325,6 +389,22 @@ in_slot --stage read -- bash -c '
 			-e "^$(realpath -m "$("${CROSS_COMPILE:-aarch64-linux-gnu-}gcc" -print-file-name=include)")/" |
 		head -n 20' - "$TREE" "$OBJ" | sed 's/^/the build read a file outside the tree: /' |
 	cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
+# What the compiler read of the change, its macros expanded (a call built
+# by ## or hidden in a macro of the submission's): the preprocessed
+# sources of the objects the change reaches, against the starter's,
+# through the same patterns.
+pre=$GRADING/slot$SLOT.preprocessed
+rm -rf "$pre"
+mkdir -p "$pre"
+if [ ${#changed_paths[@]} -gt 0 ] && preprocess "$pre" "${changed_paths[@]/#/$TREE/}"; then
+	for i in "$pre"/*.i; do
+		[ -f "$i" ] && [ -f "$KEPT/preprocessed/${i##*/}" ] || continue
+		{ diff -- "$KEPT/preprocessed/${i##*/}" "$i" || true; } | sed -n 's/^> //p' |
+			grep -E -f <(grep -vE '^(#|$)' "$KIT/grader/review-patterns") |
+			head -n 20 | sed "s|^|the compiler read, in ${i##*/} (preprocessed): |" || true
+	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
+fi
+rm -rf "$pre"
 [ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
 if [ -f "$OUT/review.txt" ]; then
 	echo

@@ -4,6 +4,7 @@
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
 #            [--style CHECKPATCH_OUTPUT] [--test NAME] [--durations N]
 #            [--slot SLOTDIR] [--similarity SUBMISSION_DIFF] [--isolation FILE]
+#            [--changes FILE]
 #	--slot (instructor grading): the build and the boots run in that
 #	grading slot's sandbox, within limits (sandbox.sh)
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
@@ -19,7 +20,8 @@
 # --similarity (a submission's diff against the starter): each lab's result
 # also says how much of it is the code the lab's starter removed from 6.1
 # (similarity.c; not scored).  --isolation FILE (grade-submission.sh's): the
-# report names the isolation the submission's stages ran in.
+# report names the isolation the submission's stages ran in, --changes
+# FILE (grade-submission.sh's) shows the submission's change map.
 #
 # Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
 # tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml.
@@ -42,7 +44,7 @@ DIE_STATUS=2
 trap 'st=$?; [ -n "${SCORED:-}" ] || [ $st = 0 ] || exit 2' EXIT
 
 SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
-LOG='' TEST='' DURATIONS='' SIMILARITY='' ISOLATION=''
+LOG='' TEST='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -59,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--durations) DURATIONS=$2 ;;
 	--similarity) SIMILARITY=$2 ;;
 	--isolation) ISOLATION=$2 ;;
+	--changes) CHANGES=$2 ;;
 	*) die "grade.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -255,7 +258,7 @@ for lab in $LABS; do
 done
 status=0
 NOTE=$(machine_note)
-"$TOOLS/report" --title "$TITLE" ${NOTE:+--note "$NOTE"} ${STYLE:+--style "$STYLE"} ${ISOLATION:+--isolation "$ISOLATION"} ${TEST:+--subset "TEST=$TEST"} \
+"$TOOLS/report" --title "$TITLE" ${NOTE:+--note "$NOTE"} ${STYLE:+--style "$STYLE"} ${ISOLATION:+--isolation "$ISOLATION"} ${CHANGES:+--changes "$CHANGES"} ${TEST:+--subset "TEST=$TEST"} \
 	--json "$OUT/results.json" --junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} \
 	"${results[@]}" || status=$?
 [ $status -le 1 ] || grader_error "the report could not be written"

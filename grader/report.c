@@ -4,7 +4,7 @@
  * (results.h) and the only writer of every format made from them.
  *
  *   report [--title T] [--note TEXT] [--style FILE] [--isolation FILE]
- *          [--json OUT] [--junit OUT] [--durations N] [--subset TEXT] RESULT...
+ *          [--changes FILE] [--json OUT] [--junit OUT] [--durations N] [--subset TEXT] RESULT...
  *	the labs' results: a per-lab, per-test table on standard output,
  *	results.json (Gradescope's autograder format: score, tests; under
  *	extra_data each lab's verdict and each test's duration) and JUnit
@@ -12,7 +12,9 @@
  *	(the table's first, results.json's "output"); --style shows
  *	checkpatch's "total:" line, --isolation the
  *	isolation of instructor grading (its file's one line, written by
- *	grade-submission.sh; also under extra_data); --durations lists
+ *	grade-submission.sh; also under extra_data), --changes the
+ *	submission's change map (results.h; under extra_data, "change_map");
+ *	--durations lists
  *	the N slowest tests (0: every timed test), as pytest's does;
  *	--subset says that only some tests ran (TEXT names them, as
  *	"TEST=name"): the table, its score line and results.json (under
@@ -24,8 +26,9 @@
  *	a class: each DIR is one student's output folder (its lab*.result
  *	files), named after DIR's last component; one row a student, one
  *	score a lab, the total and the worst verdict (not-graded for a lab
- *	with no result), each lab's similarity to 6.1 beside its score, and
- *	the isolation its grading ran in (DIR/isolation).
+ *	with no result), each lab's similarity to 6.1 beside its score, the
+ *	isolation its grading ran in (DIR/isolation) and the functions of
+ *	6.1 outside the labs its submission changes (DIR/changes.txt).
  *	The CSV is RFC 4180, every cell a spreadsheet would read as a
  *	formula neutralised; --labs adds columns no student has a result
  *	for.
@@ -53,6 +56,7 @@ static struct lab_result lab_results[MAX_LABS];
 static int nr_labs;
 static char style[LINE_MAX_LEN];	/* checkpatch's "total:" line */
 static char isolation[64];	/* how instructor grading isolated the submission */
+static struct change_map changes;	/* what the submission changes outside the labs */
 static char note[LINE_MAX_LEN];	/* about the grading machine, for the instructor */
 static const char *subset;		/* --subset: only these tests ran */
 static int status = EXIT_PASSED;
@@ -175,6 +179,42 @@ static void print_durations(FILE *f, int n)
 			timed[i].r->lab, timed[i].t->name);
 }
 
+/* The submission's change map, if it has one. */
+static void print_changes(FILE *f)
+{
+	if (!changes.read)
+		return;
+	if (!changes.n) {
+		fputs("change map (not scored): only the labs' functions\n", f);
+		return;
+	}
+	fputs("change map (not scored; for review, grader/README.md):\n", f);
+	for (int i = 0; i < changes.n; i++)
+		fprintf(f, "  %-9s %s\n", change_kinds[changes.kind[i]], changes.where[i]);
+	if (changes.more)
+		fprintf(f, "  and %d more\n", changes.more);
+}
+
+/* The change map under results.json's extra_data: a list of each kind. */
+static void changes_json(FILE *f)
+{
+	fputs("\"change_map\": {", f);
+	for (int k = 0; k < CH_NR; k++) {
+		int first = 1;
+
+		fprintf(f, "%s\"%s\": [", k ? ", " : "", change_kinds[k]);
+		for (int i = 0; i < changes.n; i++) {
+			if (changes.kind[i] != (enum change_kind)k)
+				continue;
+			fputs(first ? "" : ", ", f);
+			json_str(f, changes.where[i]);
+			first = 0;
+		}
+		fputc(']', f);
+	}
+	fprintf(f, ", \"more\": %d}, ", changes.more);
+}
+
 static void print_table(FILE *f, const char *title, int durations)
 {
 	int score = 0, max = 0, undecided = 0;
@@ -225,6 +265,7 @@ static void print_table(FILE *f, const char *title, int durations)
 		fprintf(f, "\nstyle (checkpatch, not scored): %s\n", style);
 	if (isolation[0])
 		fprintf(f, "isolation of the submission's stages: %s (grader/README.md)\n", isolation);
+	print_changes(f);
 	fprintf(f, "\nscore: %d/%d%s%s%s\n", score, max, subset ? " (" : "",
 		subset ? subset : "", subset ? " only)" : "");
 }
@@ -339,6 +380,8 @@ static void write_json(FILE *f)
 		json_str(f, isolation);
 		fputs(", ", f);
 	}
+	if (changes.read)
+		changes_json(f);
 	fputs("\"labs\": [", f);
 	for (int l = 0; l < nr_labs; l++) {
 		const struct lab_result *r = &lab_results[l];
@@ -450,6 +493,7 @@ struct cell {
 struct student {
 	const char *name;	/* as the folder is named */
 	char isolation[64];	/* its folder's isolation file, or "" */
+	struct change_map changes;	/* its folder's changes.txt */
 	int nr_cells;
 	struct cell cells[MAX_COLS];
 };
@@ -512,6 +556,11 @@ static void read_student(struct student *s, const char *dir)
 	}
 	snprintf(path, sizeof(path), "%s/isolation", dir);
 	read_isolation(path, s->isolation, sizeof(s->isolation));
+	snprintf(path, sizeof(path), "%s/changes.txt", dir);
+	if (change_map_read(path, &s->changes)) {
+		fprintf(stderr, "report: cannot read the change map %s\n", path);
+		fail(EXIT_TOOL_ERROR);
+	}
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		char lab[8];
@@ -603,12 +652,25 @@ static void csv_str(FILE *f, const char *str)
 	fputc('"', f);
 }
 
+/* The functions of 6.1 outside the labs a student's submission changes. */
+static const char *changed_outside(const struct student *s)
+{
+	static char buf[MAX_CHANGES * 258];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < s->changes.n && n < sizeof(buf); i++)
+		if (s->changes.kind[i] == CH_CHANGED)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? " " : "", s->changes.where[i]);
+	return buf;
+}
+
 static void write_csv(FILE *f)
 {
 	fputs("student", f);
 	for (int c = 0; c < nr_cols; c++)
 		fprintf(f, ",lab%s,lab%s similarity %%", cols[c], cols[c]);
-	fputs(",total,max,status,undecided tests,isolation\r\n", f);
+	fputs(",total,max,status,undecided tests,isolation,changed outside the labs\r\n", f);
 	for (int i = 0; i < nr_students; i++) {
 		const struct student *s = &students[i];
 		int total, max;
@@ -625,6 +687,8 @@ static void write_csv(FILE *f)
 		}
 		fprintf(f, ",%d,%d,%s,%d,", total, max, verdict_names[worst], student_undecided(s));
 		csv_str(f, s->isolation);
+		fputc(',', f);
+		csv_str(f, changed_outside(s));
 		fputs("\r\n", f);
 	}
 }
@@ -642,7 +706,15 @@ static void write_gradebook_json(FILE *f)
 		fprintf(f, ", \"total\": %d, \"max_score\": %d, \"status\": \"%s\", \"undecided\": %d, \"isolation\": ",
 			total, max, verdict_names[worst], student_undecided(s));
 		json_str(f, s->isolation);
-		fputs(", \"labs\": {", f);
+		fputs(", \"changed_outside\": [", f);
+		for (int j = 0, first = 1; j < s->changes.n; j++) {
+			if (s->changes.kind[j] != CH_CHANGED)
+				continue;
+			fputs(first ? "" : ", ", f);
+			json_str(f, s->changes.where[j]);
+			first = 0;
+		}
+		fputs("], \"labs\": {", f);
 		for (int c = 0; c < nr_cols; c++) {
 			struct cell cell = student_cell(s, c);
 
@@ -692,6 +764,9 @@ static void print_gradebook(FILE *f)
 		fprintf(f, " %4d/%-4d  %s", total, max, verdict_names[worst]);
 		if (student_undecided(s))
 			fprintf(f, " (%d test(s) undecided: regrade)", student_undecided(s));
+		if (change_count(&s->changes, CH_CHANGED))
+			fprintf(f, " (changes %d function(s) outside the labs: review)",
+				change_count(&s->changes, CH_CHANGED));
 		fputc('\n', f);
 	}
 }
@@ -791,7 +866,8 @@ static void write_file(const char *path, void (*fn)(FILE *))
 }
 
 static const char usage[] =
-	"usage: report [--title T] [--note TEXT] [--style FILE] [--isolation FILE] [--json OUT] [--junit OUT]\n"
+	"usage: report [--title T] [--note TEXT] [--style FILE] [--isolation FILE] [--changes FILE]\n"
+	"              [--json OUT] [--junit OUT]\n"
 	"              [--durations N] [--subset TEXT] RESULT...\n"
 	"       report --gradebook-csv OUT --gradebook-json OUT [--labs \"01 02\"] [--] DIR...\n"
 	"       report --fallback LOG --json OUT";
@@ -824,6 +900,10 @@ int main(int argc, char **argv)
 			clean_copy(note, val, sizeof(note));
 		else if (!strcmp(opt, "--isolation"))
 			read_isolation(val, isolation, sizeof(isolation));
+		else if (!strcmp(opt, "--changes")) {
+			if (change_map_read(val, &changes))
+				die(val, "not a change map");
+		}
 		else if (!strcmp(opt, "--subset"))
 			subset = val;
 		else if (!strcmp(opt, "--durations") && strspn(val, "0123456789") == strlen(val) && val[0])

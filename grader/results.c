@@ -198,6 +198,53 @@ void similarity_write(FILE *f, int matched, int counted)
 	fprintf(f, "similarity\t%d\t%d\n", matched, counted);
 }
 
+static int split(char *line, char **field, int max);
+
+const char *const change_kinds[CH_NR] = { "changed", "added", "top-level" };
+
+void change_write(FILE *f, enum change_kind kind, const char *where)
+{
+	fprintf(f, "%s\t%s\n", change_kinds[kind], where);
+}
+
+int change_map_read(const char *path, struct change_map *m)
+{
+	char line[LINE_MAX_LEN];
+	char *fl[2];
+	FILE *f = fopen(path, "r");
+	int err = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!f)
+		return 0;
+	m->read = 1;
+	while (!err && fgets(line, sizeof(line), f)) {
+		int n = split(line, fl, 2), k;
+
+		for (k = 0; k < CH_NR && strcmp(fl[0], change_kinds[k]); k++)
+			;
+		if (k == CH_NR || n < 2) {
+			err = -1;
+		} else if (m->n == MAX_CHANGES) {
+			m->more++;
+		} else {
+			m->kind[m->n] = k;
+			clean_copy(m->where[m->n++], fl[1], sizeof(m->where[0]));
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+int change_count(const struct change_map *m, enum change_kind kind)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->n; i++)
+		n += m->kind[i] == kind;
+	return n;
+}
+
 void result_write(FILE *f, const struct lab_result *r)
 {
 	fprintf(f, "lab\t%s\t%s\n", r->lab, r->title);

@@ -106,6 +106,36 @@ int lab_undecided(const struct lab_result *r);
 int lab_passed(const struct lab_result *r);
 
 /*
+ * A submission's change map (similarity --changes writes it beside the
+ * lab results, as changes.txt; the report reads it): what the submission
+ * changes outside every lab's hollowed functions, a line each, in the
+ * diff's order, "KIND\tWHERE":
+ *
+ *	changed PATH:FUNCTION	a function of 6.1 no lab hollowed
+ *	added PATH:FUNCTION	a function the submission adds
+ *	top-level PATH		a line outside every function (a declaration,
+ *				an #include, a macro), once a file
+ *
+ * Not scored: for the instructor's review.
+ */
+#define MAX_CHANGES	32
+enum change_kind { CH_CHANGED, CH_ADDED, CH_TOP_LEVEL, CH_NR };
+extern const char *const change_kinds[CH_NR];
+
+struct change_map {
+	int read;		/* 0: no map (not a submission's grading) */
+	int n, more;		/* entries kept, entries past MAX_CHANGES */
+	enum change_kind kind[MAX_CHANGES];
+	char where[MAX_CHANGES][256];
+};
+
+void change_write(FILE *f, enum change_kind kind, const char *where);
+/* The map in file @path; a missing file is no map.  -1: not a map. */
+int change_map_read(const char *path, struct change_map *m);
+/* How many entries of @kind (those past MAX_CHANGES unknown). */
+int change_count(const struct change_map *m, enum change_kind kind);
+
+/*
  * Copy one line of untrusted text @src into @dst (size @n): stops at a
  * newline, keeps whole UTF-8 characters only (an invalid byte becomes
  * U+FFFD), drops terminal escape sequences (CSI, OSC, ...) and turns every

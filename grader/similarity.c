@@ -8,7 +8,12 @@
  *	prints the lab's "similarity MATCHED COUNTED" line of the result
  *	format;
  *   similarity --functions STARTER_PATCH
- *	lists the lab's hollowed functions ("path:function", one a line).
+ *	lists the lab's hollowed functions ("path:function", one a line);
+ *   similarity --changes SUBMISSION_DIFF STARTER_PATCH...
+ *	the submission's change map (results.h): the functions it changes
+ *	outside every lab's hollowed ones, those it adds, and the files
+ *	whose top level it changes (a comment or a definition's type line
+ *	is not a change of the top level).
  *
  * From the lab's starter patch: its hollowed functions (every function
  * the patch changes a line of) and its removed lines (the lines it takes
@@ -347,15 +352,104 @@ static void submission_line(void *arg, const char *path, const char *fn, char ki
 		bag_line(kind == '+' ? &sub->added : &sub->removed, text);
 }
 
+/* ---- the change map --------------------------------------------------- */
+
+struct changes {
+	struct bag hollowed;	/* every lab's, "path:function" */
+	struct bag changed;	/* outside them, in the diff's order */
+	struct bag defined, undefined;	/* definitions the diff adds, removes */
+};
+
+/*
+ * A top-level line that changes nothing by itself: a comment's, one of
+ * nothing but braces and blanks, or a definition's type on a line of its
+ * own ("static inline unsigned int", words only, no ";").
+ */
+static int is_noise(const char *t)
+{
+	int words = 1, alnum = 0;
+
+	t += strspn(t, " \t");
+	if (!strncmp(t, "/*", 2) || !strncmp(t, "//", 2) || *t == '*')
+		return 1;
+	for (; *t; t++) {
+		alnum |= isalnum((unsigned char)*t);
+		words &= is_ident((unsigned char)*t) || *t == ' ' || *t == '*';
+	}
+	return !alnum || words;
+}
+
+static void put_once(struct bag *b, const char *key)
+{
+	char *k;
+
+	if (bag_has(b, key))
+		return;
+	k = strdup(key);
+	if (!k)
+		die("memory", "exhausted");
+	bag_put(b, k);
+}
+
+static void hollowed_line(void *arg, const char *path, const char *fn, char kind, const char *text)
+{
+	struct changes *c = arg;
+	char key[2 * NAME_LEN + 2];
+
+	(void)kind, (void)text;
+	snprintf(key, sizeof(key), "%s:%s", path, fn);
+	if (fn[0])
+		put_once(&c->hollowed, key);
+}
+
+static void changed_line(void *arg, const char *path, const char *fn, char kind, const char *text)
+{
+	struct changes *c = arg;
+	char key[2 * NAME_LEN + 2], name[NAME_LEN];
+
+	if (def_name(text, name, sizeof(name))) {
+		snprintf(key, sizeof(key), "%s:%s", path, name);
+		put_once(kind == '+' ? &c->defined : &c->undefined, key);
+	}
+	if (!fn[0] && is_noise(text))
+		return;
+	if (fn[0])
+		snprintf(key, sizeof(key), "%s:%s", path, fn);
+	else
+		snprintf(key, sizeof(key), "%s", path);
+	if (!bag_has(&c->hollowed, key))
+		put_once(&c->changed, key);
+}
+
+static void change_map(const char *diff, char **starters, int n)
+{
+	struct changes c = { 0 };
+
+	for (int i = 0; i < n; i++)
+		walk_diff(starters[i], hollowed_line, &c);
+	walk_diff(diff, changed_line, &c);
+	for (size_t i = 0; i < c.changed.n; i++) {
+		const char *k = c.changed.s[i];
+
+		change_write(stdout, !strchr(k, ':') ? CH_TOP_LEVEL :
+			     bag_has(&c.defined, k) && !bag_has(&c.undefined, k) ? CH_ADDED : CH_CHANGED, k);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct lab lab = { 0 };
 	struct submission sub = { .hollowed = &lab.hollowed };
 	int list = argc == 3 && !strcmp(argv[1], "--functions");
 
+	if (argc >= 3 && !strcmp(argv[1], "--changes")) {
+		change_map(argv[2], argv + 3, argc - 3);
+		return fflush(stdout) || ferror(stdout) ? EXIT_TOOL_ERROR : EXIT_PASSED;
+	}
 	if (argc != 3 || (!list && argv[1][0] == '-')) {
 		fputs("usage: similarity STARTER_PATCH SUBMISSION_DIFF\n"
-		      "       similarity --functions STARTER_PATCH\n", stderr);
+		      "       similarity --functions STARTER_PATCH\n"
+		      "       similarity --changes SUBMISSION_DIFF STARTER_PATCH...\n", stderr);
 		return EXIT_TOOL_ERROR;
 	}
 	walk_diff(argv[1 + list], starter_line, &lab);

@@ -49,7 +49,24 @@ clean)
 	rm -rf "$g/rebase-apply" "$g/rebase-merge"
 	find "$g" -maxdepth 3 -name '*.lock' -type f -delete
 	rm -f "$g/MERGE_HEAD" "$g/CHERRY_PICK_HEAD" "$g/REVERT_HEAD" "$g/info/attributes"
+	# The files the last submission changed, back to the starter's
+	# content and to its commit's time: older than the starter's kept
+	# build (grade-submission.sh), so only the next submission's own
+	# changes are compiled again.
+	mapfile -d '' -t changed < <(sgit diff --name-only -z --no-renames kit-starter 2>/dev/null || true)
 	sgit checkout -q -f --detach kit-starter
+	t=$(sgit log -1 --format=%ct kit-starter)
+	for f in "${changed[@]}"; do
+		[ ! -f "$TREE/$f" ] || [ -L "$TREE/$f" ] || touch -h -d "@$t" -- "$TREE/$f"
+	done
+	# Nothing of the last submission stays in the repository either (its
+	# commits, a fetched bundle, their messages and reflogs): the uid
+	# isolation cannot hide .git from the next build.
+	rm -rf "$g/FETCH_HEAD" "$g/ORIG_HEAD" "$g/COMMIT_EDITMSG" "$g/logs"
+	sgit for-each-ref --format='%(refname)' |
+		{ grep -vxE 'refs/(heads/kit-starter|tags/base|tags/kit-student-starter)' || true; } |
+		while read -r ref; do sgit update-ref -d "$ref"; done
+	sgit -c gc.auto=0 gc -q --prune=now
 	# The build is out of tree: a file that is not the starter's is rare.
 	dirty() { [ -n "$(sgit status --porcelain --ignored --untracked-files=all)" ]; }
 	if dirty; then

@@ -13,6 +13,14 @@ cp "$KIT"/reference-patches/*.patch "$SELF/class/reference/"
 sed 's/^/  /' "$SELF/class-out/gradebook.csv"
 expect_labs "$SELF/class-out/starter" fail starter
 expect_labs "$SELF/class-out/reference" pass reference
+# What an instructor reviews: nothing of the reference's is flagged, and
+# it changes no function of 6.1 outside the labs' (its helper and
+# declarations are listed, not flagged).
+st_check "review: nothing of the reference's is flagged ($SELF/class-out/reference/review.txt)" \
+	[ ! -e "$SELF/class-out/reference/review.txt" ]
+st_check "change map: the reference changes no function outside the labs'" json_true \
+	'.extra_data.change_map.changed == [] and (.extra_data.change_map.added | length) > 0' \
+	"$SELF/class-out/reference/results.json"
 
 stage "timeline: lab 3's busy task, from a little CPU's lane to a big one's"
 for who in reference starter; do

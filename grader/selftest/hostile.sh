@@ -234,23 +234,54 @@ hostile_part() {
 		fi
 	done
 	# An #include split by a backslash, which no review pattern sees: the
-	# build's own dependency lists show what the compiler read.
+	# build's own dependency lists show what the compiler read.  And a
+	# call pasted together by a macro.
 	inc=/usr/aarch64-linux-gnu/include/linux/errno.h
-	f=$(edited kernel/sched/deadline.c "NR == 1 {print \"#inc\\\\\"; print \"lude \\\"$inc\\\"\"} {print}")
+	# (It also leaves a mark in its build, for the next case to look for.)
+	leftover=schedlab-leftover-of-split-include
+	f=$(edited kernel/sched/deadline.c "NR == 1 {print \"#inc\\\\\"; print \"lude \\\"$inc\\\"\";
+		print \"static const char schedlab_leftover[] __used = \\\"$leftover\\\";\";
+		print \"#define SCHEDLAB_CAT(a, b) a##b\";
+		print \"static __used void schedlab_hidden(void) { SCHEDLAB_CAT(kernel_, read)(NULL, NULL, 0, NULL); }\"} {print}")
+	leftover_blob=$(git hash-object "$f")
 	sub_patch "$(sub_commit "$SUB_STARTER" split-include kernel/sched/deadline.c 100644 "$f")" >"$H/subs/split-include.patch"
 	grep -qx '+#inc\\' "$H/subs/split-include.patch" || st_ko "split-include: the test's patch does not split its #include"
 	grade_case split-include '' "$H/subs/split-include.patch"
 	expect_case split-include ok
 	st_check "split-include: the file its build read is flagged for review" \
 		grep -qxF "the build read a file outside the tree: $inc" "$HO/split-include/review.txt"
+	# A call no pattern sees in the source (kernel_read, pasted by ##):
+	# the preprocessed source shows it.
+	st_check "split-include: the call its macro makes is flagged, preprocessed" \
+		grep -q '(preprocessed): .*kernel_read *(' "$HO/split-include/review.txt"
+	# Every submission is built on the starter's build, and nothing of the
+	# last one stays in the slot: its mark, in the build folder and the
+	# slot's repository after split-include, is gone after the next.
+	slot0=$BUILD/grading/slot0
+	left_build() { grep -rqaF "$leftover" "$slot0/obj"; }
+	left_commit() { kit_git -c safe.directory='*' --git-dir="$slot0/tree/.git" cat-file -e "$leftover_blob"; }
+	st_check "leftover: split-include's mark is in its build" left_build
+	st_check "leftover: split-include's change is in its slot's repository" left_commit
 
 	# --- the console ------------------------------------------------------------------
+	# (It also changes sched_fork() as a forger would, for the review and
+	# the change map to name.)
 	f=$(edited kernel/sched/core.c '{print} /^void __init sched_init_smp\(void\)$/ {f = 1; next}
-		f && /^\{$/ {f = 0; print "\tunsigned long schedlab_n = 0;\n\n\tfor (;;)\n\t\tpr_info(\"schedlab flood %lu: the console must stop this\\n\", schedlab_n++);"}')
+		f && /^\{$/ {f = 0; print "\tunsigned long schedlab_n = 0;\n\n\tfor (;;)\n\t\tpr_info(\"schedlab flood %lu: the console must stop this\\n\", schedlab_n++);"}
+		/^int sched_fork\(/ {g = 1; next}
+		g && /^\{$/ {g = 0; print "\tif (!strcmp(current->comm, \"schedlab-forge\"))\n\t\tpr_info(\"a forged line\\n\");\n"}')
 	grep -q 'schedlab flood' "$f" || st_ko "flood: the test's patch does not loop"
+	grep -q 'schedlab-forge' "$f" || st_ko "flood: the test's patch does not change sched_fork()"
 	sub_patch "$(sub_commit "$SUB_STARTER" flood kernel/sched/core.c 100644 "$f")" >"$H/subs/flood.patch"
 	grade_case flood '' "$H/subs/flood.patch"
 	expect_case flood flood
+	st_xfail "leftover: split-include's mark is in the next submission's build" left_build
+	st_xfail "leftover: split-include's change is in the next submission's repository" left_commit
+	st_check "forge: review names sched_fork() and its ->comm" \
+		grep -q '(in sched_fork()): .*current->comm' "$HO/flood/review.txt"
+	st_check "change map: sched_fork() and sched_init_smp(), changed outside the labs, in results.json" json_true \
+		'(.extra_data.change_map.changed | sort) == ["kernel/sched/core.c:sched_fork", "kernel/sched/core.c:sched_init_smp"]' \
+		"$HO/flood/results.json"
 	read -r _ _ _ _ cap < <(_sandbox_limits boot)
 	cap=$(numfmt --from=iec "$cap")
 	for log in "$HO"/flood/boot*.log; do

@@ -147,6 +147,8 @@ for i in "${!names[@]}"; do
 done
 # A submission's similarity to 6.1, beside its score.
 printf 'similarity\t3\t4\n' >>"$gb/-alice/lab01.result"
+# Its change map: a function outside the labs, in its own column.
+printf 'changed\tkernel/sched/core.c:sched_fork\nadded\tkernel/sched/core.c:helper\n' >"$gb/-alice/changes.txt"
 # The isolation a student's grading ran in (grade-submission.sh writes it).
 echo uid >"$gb/slow/isolation"
 "$TOOLS/report" --gradebook-csv "$gb/gradebook.csv" --gradebook-json "$gb/gradebook.json" \
@@ -157,19 +159,19 @@ st_check "gradebook: CSV, every student once with the right grade and the worst 
 	python3 - "$gb/gradebook.csv" <<'EOF'
 import csv, sys
 want = {
-    "'-alice": ["6", "75", "2", "", "8", "8", "ok", "0", ""],
-    "a,b": ["0", "", "2", "", "2", "8", "ok", "0", ""],
-    "'=1+1": ["6", "", "0", "", "6", "8", "not-graded", "0", ""],
-    "new\nline": ["0", "", "0", "", "0", "8", "panic", "0", ""],
-    'quo"te': ["0", "", "2", "", "2", "8", "no-build", "0", ""],
-    "'\ttab": ["6", "", "2", "", "8", "8", "ok", "0", ""],
-    "'@dup": ["0", "", "2", "", "2", "8", "duplicate", "0", ""],
-    "slow": ["5", "", "2", "", "7", "7", "ok", "1", "uid"],
+    "'-alice": ["6", "75", "2", "", "8", "8", "ok", "0", "", "kernel/sched/core.c:sched_fork"],
+    "a,b": ["0", "", "2", "", "2", "8", "ok", "0", "", ""],
+    "'=1+1": ["6", "", "0", "", "6", "8", "not-graded", "0", "", ""],
+    "new\nline": ["0", "", "0", "", "0", "8", "panic", "0", "", ""],
+    'quo"te': ["0", "", "2", "", "2", "8", "no-build", "0", "", ""],
+    "'\ttab": ["6", "", "2", "", "8", "8", "ok", "0", "", ""],
+    "'@dup": ["0", "", "2", "", "2", "8", "duplicate", "0", "", ""],
+    "slow": ["5", "", "2", "", "7", "7", "ok", "1", "uid", ""],
 }
 with open(sys.argv[1], newline="", encoding="utf-8") as f:
     rows = list(csv.reader(f, strict=True))
 ok = rows[0] == ["student", "lab01", "lab01 similarity %", "lab02", "lab02 similarity %",
-                "total", "max", "status", "undecided tests", "isolation"]
+                "total", "max", "status", "undecided tests", "isolation", "changed outside the labs"]
 got = {row[0]: row[1:] for row in rows[1:]}
 ok &= len(rows) == len(want) + 1 and got == want
 ok &= not any(cell[:1] in ("=", "+", "-", "@", "\t", "\r") for row in rows for cell in row if cell)
@@ -195,6 +197,9 @@ st_check "gradebook: an undecided test and the isolation, in the JSON" json_true
 	'.[7].undecided == 1 and .[7].isolation == "uid" and .[0].undecided == 0 and .[0].isolation == ""' \
 	"$gb/gradebook.json"
 st_check "gradebook: the table says a test was undecided" grep -q '1 test(s) undecided' "$gb/table.txt"
+st_check "gradebook: the functions changed outside the labs, in the JSON and the table" json_true \
+	'.[0].changed_outside == ["kernel/sched/core.c:sched_fork"] and .[1].changed_outside == []' "$gb/gradebook.json"
+st_check "gradebook: the table says to review them" grep -q 'changes 1 function(s) outside the labs: review' "$gb/table.txt"
 
 # The results.json of a submission the grader could not grade: valid, and
 # accepted by Gradescope (check-results.sh), whatever the log holds.
@@ -223,6 +228,12 @@ done >"$U/similarity.txt"
 st_same "similarity: each submission's" "$SIM/expected.txt" "$U/similarity.txt"
 "$TOOLS/similarity" "$SIM/starter.patch" "$U/no-such.diff" 2>/dev/null
 st_check "similarity: exit status 2 for a diff it cannot read" [ $? = 2 ]
+# The change map: what each changes outside the hollowed functions (a
+# helper it adds; a function no lab hollowed and an #include, in outside).
+for d in "$SIM"/*.diff; do
+	"$TOOLS/similarity" --changes "$d" "$SIM/starter.patch" | sed "s/^/$(basename "$d" .diff)\t/"
+done >"$U/similarity.changes"
+st_same "similarity: each submission's change map" "$SIM/expected.changes" "$U/similarity.changes"
 # Its line in a lab's result: beside the score in the table, and in
 # results.json as a test of no points that students never see.
 r=$U/similar.result
