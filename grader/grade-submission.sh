@@ -176,7 +176,10 @@ if [ "$was_starter" != "$(starter_stamp)" ]; then
 		die_log "$APPLY_LOG" "the kit's starter patches do not apply in slot $SLOT"
 	printf '%s\n' "$base" "$(starter_stamp)" "$owner" >"$state"
 fi
-in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" >>"$APPLY_LOG" 2>&1 ||
+# (Bubblewrap hides the repository from the build; the uid isolation
+# cannot, so there the last submission's objects go too.)
+in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" \
+	$([ "$SANDBOX_KIND" != uid ] || echo --prune) >>"$APPLY_LOG" 2>&1 ||
 	die_log "$APPLY_LOG" "grading slot $SLOT could not be made clean"
 
 # Every submission is built on a copy of the starter's build, never on the

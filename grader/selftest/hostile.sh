@@ -255,13 +255,14 @@ hostile_part() {
 	st_check "split-include: the call its macro makes is flagged, preprocessed" \
 		grep -q '(preprocessed): .*kernel_read *(' "$HO/split-include/review.txt"
 	# Every submission is built on the starter's build, and nothing of the
-	# last one stays in the slot: its mark, in the build folder and the
-	# slot's repository after split-include, is gone after the next.
+	# last one stays in the slot: its mark, in the build folder (and, in
+	# the uid isolation, where the build can read it, in the slot's
+	# repository) after split-include, is gone after the next.
 	slot0=$BUILD/grading/slot0
 	left_build() { grep -rqaF "$leftover" "$slot0/obj"; }
 	left_commit() { kit_git -c safe.directory='*' --git-dir="$slot0/tree/.git" cat-file -e "$leftover_blob"; }
 	st_check "leftover: split-include's mark is in its build" left_build
-	st_check "leftover: split-include's change is in its slot's repository" left_commit
+	[ "$1" != uid ] || st_check "leftover: split-include's change is in its slot's repository" left_commit
 
 	# --- the console ------------------------------------------------------------------
 	# (It also changes sched_fork() as a forger would, for the review and
@@ -276,7 +277,7 @@ hostile_part() {
 	grade_case flood '' "$H/subs/flood.patch"
 	expect_case flood flood
 	st_xfail "leftover: split-include's mark is in the next submission's build" left_build
-	st_xfail "leftover: split-include's change is in the next submission's repository" left_commit
+	[ "$1" != uid ] || st_xfail "leftover: split-include's change is in the next submission's repository" left_commit
 	st_check "forge: review names sched_fork() and its ->comm" \
 		grep -q '(in sched_fork()): .*current->comm' "$HO/flood/review.txt"
 	st_check "change map: sched_fork() and sched_init_smp(), changed outside the labs, in results.json" json_true \
