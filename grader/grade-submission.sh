@@ -404,7 +404,7 @@ if [ ${#changed_paths[@]} -gt 0 ] && preprocess "$pre" "${changed_paths[@]/#/$TR
 		[ -f "$i" ] && [ -f "$KEPT/preprocessed/${i##*/}" ] || continue
 		{ diff -- "$KEPT/preprocessed/${i##*/}" "$i" || true; } | sed -n 's/^> //p' |
 			grep -E -f <(grep -vE '^(#|$)' "$KIT/grader/review-patterns") |
-			head -n 20 | sed "s|^|the compiler read, in ${i##*/} (preprocessed): |" || true
+			head -n 20 | sed "s|^|the compiler read, in ${i##*/} (preprocessed, numbers as 0): |" || true
 	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
 fi
 rm -rf "$pre"

@@ -234,15 +234,23 @@ hostile_part() {
 		fi
 	done
 	# An #include split by a backslash, which no review pattern sees: the
-	# build's own dependency lists show what the compiler read.  And a
-	# call pasted together by a macro.
+	# build's own dependency lists show what the compiler read.  The
+	# other spellings of an #include and an .incbin, each flagged; and a
+	# call pasted together by a macro, which the preprocessed source shows.
 	inc=/usr/aarch64-linux-gnu/include/linux/errno.h
 	# (It also leaves a mark in its build, for the next case to look for.)
 	leftover=schedlab-leftover-of-split-include
-	f=$(edited kernel/sched/deadline.c "NR == 1 {print \"#inc\\\\\"; print \"lude \\\"$inc\\\"\";
-		print \"static const char schedlab_leftover[] __used = \\\"$leftover\\\";\";
-		print \"#define SCHEDLAB_CAT(a, b) a##b\";
-		print \"static __used void schedlab_hidden(void) { SCHEDLAB_CAT(kernel_, read)(NULL, NULL, 0, NULL); }\"} {print}")
+	cat >"$H/split-include.c" <<EOF
+#inc\\
+lude "$inc"
+%:include "$inc"
+#/**/include "$inc"
+asm(".pushsection .rodata\\n.inc" "bin \\"$inc\\"\\n.popsection");
+static const char schedlab_leftover[] __used = "$leftover";
+#define SCHEDLAB_CAT(a, b) a##b
+static __used void schedlab_hidden(void) { SCHEDLAB_CAT(kernel_, read)(NULL, NULL, 0, NULL); }
+EOF
+	f=$(edited kernel/sched/deadline.c "NR == 1 {while ((getline l <\"$H/split-include.c\") > 0) print l} {print}")
 	leftover_blob=$(git hash-object "$f")
 	sub_patch "$(sub_commit "$SUB_STARTER" split-include kernel/sched/deadline.c 100644 "$f")" >"$H/subs/split-include.patch"
 	grep -qx '+#inc\\' "$H/subs/split-include.patch" || st_ko "split-include: the test's patch does not split its #include"
@@ -250,10 +258,14 @@ hostile_part() {
 	expect_case split-include ok
 	st_check "split-include: the file its build read is flagged for review" \
 		grep -qxF "the build read a file outside the tree: $inc" "$HO/split-include/review.txt"
+	for spelling in '%:include' '#/**/include' '.inc" "bin'; do
+		st_check "split-include: '$spelling' is flagged for review" \
+			grep -qF "$spelling" "$HO/split-include/review.txt"
+	done
 	# A call no pattern sees in the source (kernel_read, pasted by ##):
 	# the preprocessed source shows it.
 	st_check "split-include: the call its macro makes is flagged, preprocessed" \
-		grep -q '(preprocessed): .*kernel_read *(' "$HO/split-include/review.txt"
+		grep -q '(preprocessed, numbers as 0): .*kernel_read *(' "$HO/split-include/review.txt"
 	# Every submission is built on the starter's build, and nothing of the
 	# last one stays in the slot: its mark, in the build folder (and, in
 	# the uid isolation, where the build can read it, in the slot's
