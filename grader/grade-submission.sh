@@ -4,6 +4,7 @@
 #
 #   grade-submission.sh --submission PATH --out DIR [--labs "01 02"]
 #                       [--slot N] [--branch BRANCH] [--kind KIND] [--test NAME]
+#                       [--review source]
 #
 # KIND (also SUBMISSION_KIND=) says what PATH is:
 #   patch    a patch file: plain diff (git apply) or format-patch mbox
@@ -27,8 +28,12 @@
 # unless SANDBOX=off.  Stages, each of which can end the grading with a
 # verdict for every lab: apply (no-apply), allowed changes (rejected),
 # build (no-build), then the boots.  Kept beside the results, not scored:
-# submission.diff (the change, always as text), checkpatch.txt, and
-# review.txt (added lines that can only serve an attack: review-patterns).
+# submission.diff (the change, always as text), checkpatch.txt, the
+# change map changes.txt (similarity --changes), and review.txt (what can
+# only serve an attack, matched by review-patterns: in the added lines,
+# the files the build read outside the tree, and the preprocessed source
+# the change reaches; --review source leaves out the last, 2-4 s, for
+# the kit's own variants of its solutions: selftest/mutants.sh).
 #
 # Exit status, as grade.sh's: 0 graded, every test passed; 1 graded, a test
 # failed or a lab got a verdict; 2 the grader itself failed (said on
@@ -46,7 +51,7 @@ SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
 # included; the kit's is about 250 MB).
 REPO_MAX=${REPO_MAX:-1073741824}
 
-SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST=
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= REVIEW=full
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -56,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--branch) BRANCH=$2 ;;
 	--kind) KIND=$2 ;;
 	--test) TEST=$2 ;;
+	--review) REVIEW=$2 ;;
 	*) die "grade-submission.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -123,25 +129,33 @@ base=$(kit_git -C "$KSRC" rev-parse -q --verify 'base^{commit}') ||
 	die "no kernel tree at $KSRC (run 'make setup')"
 OBJECTS=$(realpath -e -- "$(kit_git -C "$KSRC" rev-parse --path-format=absolute --git-common-dir)/objects")
 in_slot() { sandbox_run "$SLOTDIR" --ro "$OBJECTS" "$@"; }
-# preprocess DIR [SOURCE...]: what the compiler read of each object of
-# kernel/sched/ (its .i, made in the slot's sandbox) into DIR/NAME.i,
+
+# preprocess DIR [SOURCE...]: what the compiler read of objects of
+# kernel/sched/ (their .i, made in the slot's sandbox) into DIR/NAME.i,
 # without linemarkers and with every number 0 (a line added above a WARN
-# changes the __LINE__ it expands to); without SOURCEs every object, else
-# those whose Kbuild dependency list names one of them.
+# changes the __LINE__ it expands to): without SOURCEs every object, else
+# for each SOURCE one object whose Kbuild dependency list names it (a
+# header's lines read the same in every object that includes it).
 preprocess() {
 	local dir=$1 o objs
 	shift
 	# shellcheck disable=SC2016
 	mapfile -t objs < <(in_slot --stage read -- bash -c '
-		cd "$1/kernel/sched" && shift && for c in .*.o.cmd; do
-			o=${c#.}; o=${o%.cmd}
-			[ $# = 0 ] || grep -qF -f <(printf "  %s \\\\\n" "$@") "$c" || continue
-			echo "kernel/sched/${o%.o}"
-		done' - "$OBJ" "$@")
+		cd "$1/kernel/sched" && shift || exit 0
+		cmds=(.*.o.cmd)
+		if [ $# = 0 ]; then
+			printf "%s\n" "${cmds[@]}"
+		else
+			for s in "$@"; do
+				for c in "${cmds[@]}"; do
+					! grep -qF "$s" "$c" || { echo "$c"; break; }
+				done
+			done
+		fi | sort -u | sed -E "s|^\.(.*)\.o\.cmd$|kernel/sched/\1|"' - "$OBJ" "$@")
 	[ ${#objs[@]} -gt 0 ] || return 0
 	sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
 		make -s -C "$TREE" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" \
-		LOCALVERSION= "${objs[@]/%/.i}" >/dev/null 2>&1 || return 1
+		-j"${JOBS:-$(nproc)}" LOCALVERSION= "${objs[@]/%/.i}" >/dev/null 2>&1 || return 1
 	for o in "${objs[@]}"; do
 		in_slot --stage read -- cat "$OBJ/$o.i" | grep -v '^# [0-9]' | sed -E 's/[0-9]+/0/g' >"$dir/${o##*/}.i"
 	done
@@ -399,7 +413,8 @@ in_slot --stage read -- bash -c '
 pre=$GRADING/slot$SLOT.preprocessed
 rm -rf "$pre"
 mkdir -p "$pre"
-if [ ${#changed_paths[@]} -gt 0 ] && preprocess "$pre" "${changed_paths[@]/#/$TREE/}"; then
+if [ "$REVIEW" != source ] && [ ${#changed_paths[@]} -gt 0 ] &&
+	preprocess "$pre" "${changed_paths[@]/#/$TREE/}"; then
 	for i in "$pre"/*.i; do
 		[ -f "$i" ] && [ -f "$KEPT/preprocessed/${i##*/}" ] || continue
 		{ diff -- "$KEPT/preprocessed/${i##*/}" "$i" || true; } | sed -n 's/^> //p' |

@@ -8,6 +8,7 @@
 # boot the labs share), rather than its lab alone.
 # Each mutant's similarity to 6.1 is printed: with the references', the
 # range of the figure for work in the kernel's own idiom (grader/README.md).
+# (The kit's own code: its review leaves out the preprocessed source.)
 
 stage "mutants of the reference patches"
 killed=0 total=0
@@ -23,7 +24,7 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	labs=$lab
 	! grep -qx 'Boot: shared' <<<"$header" || labs=$(all_labs | paste -sd' ')
 	"$KIT/grader/grade-submission.sh" --submission "$sub" --out "$SELF/mutants-out/$name" \
-		--labs "$labs" >"$SELF/mutants-out.$name.log" 2>&1
+		--labs "$labs" --review source >"$SELF/mutants-out.$name.log" 2>&1
 	json=$(result_json "$SELF/mutants-out/$name/lab$lab.result" 2>/dev/null)
 	total=$((total + 1))
 	verdict=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
