@@ -353,30 +353,18 @@ starters=()
 for lab in $(all_labs); do starters+=("$(lab_dir "$lab")/starter.patch"); done
 "$BUILD/grader/similarity" --changes "$OUT/submission.diff" "${starters[@]}" >"$OUT/changes.txt" ||
 	die "the grader could not map the changes of $NAME"
-grep -vE '^(#|$)' "$KIT/grader/review-patterns" >"$OUT/review.patterns"
-# Each flagged line with the function it is in: the last line at the
-# start of a line that opens a function, in the hunk or in its header.
-awk 'function fname(s) {
-		if (!match(s, /^[A-Za-z_][^;(]*[A-Za-z0-9_][ \t]*\(/))
-			return ""
-		s = substr(s, 1, RLENGTH - 1)
-		sub(/[ \t]+$/, "", s)
-		sub(/.*[^A-Za-z0-9_]/, "", s)
-		return s "()"
-	}
-	/^diff --git / {fn = ""}
-	/^@@ / {h = $0; sub(/^@@ [^@]* @@ ?/, "", h); fn = fname(h)}
-	/^[ +]/ && !/^\+\+\+ / {f = fname(substr($0, 2)); if (f != "") fn = f}
-	/^\+/ && !/^\+\+\+ / {
-		print "submission.diff:" NR (fn == "" ? "" : " (in " fn ")") ": " >where
-		print substr($0, 2)
-	}' where="$OUT/review.where" "$OUT/submission.diff" >"$OUT/review.lines"
-# The patterns see the added lines alone; each line found gets its place.
-{ grep -n -E -f "$OUT/review.patterns" "$OUT/review.lines" || true; } | head -n 200 |
+# review-patterns without its comments, for grep -f.
+review_patterns() { grep -vE '^(#|$)' "$KIT/grader/review-patterns"; }
+# Each added line with its place (similarity --added: the diff's line,
+# and the function it is in); the patterns see the line alone.
+"$BUILD/grader/similarity" --added "$OUT/submission.diff" >"$OUT/review.added" ||
+	die "the grader could not read the diff of $NAME"
+cut -f 2- "$OUT/review.added" >"$OUT/review.lines"
+{ grep -n -E -f <(review_patterns) "$OUT/review.lines" || true; } | head -n 200 |
 	while IFS=: read -r n line; do
-		printf '%s%s\n' "$(sed -n "${n}p" "$OUT/review.where")" "$line"
+		printf '%s: %s\n' "$(sed -n "${n}p" "$OUT/review.added" | cut -f 1)" "$line"
 	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >"$OUT/review.txt"
-rm -f "$OUT/review.patterns" "$OUT/review.where" "$OUT/review.lines"
+rm -f "$OUT/review.added" "$OUT/review.lines"
 [ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
 
 # Style, reported and not scored.
@@ -418,7 +406,7 @@ if [ "$REVIEW" != source ] && [ ${#changed_paths[@]} -gt 0 ] &&
 	for i in "$pre"/*.i; do
 		[ -f "$i" ] && [ -f "$KEPT/preprocessed/${i##*/}" ] || continue
 		{ diff -- "$KEPT/preprocessed/${i##*/}" "$i" || true; } | sed -n 's/^> //p' |
-			grep -E -f <(grep -vE '^(#|$)' "$KIT/grader/review-patterns") |
+			grep -E -f <(review_patterns) |
 			head -n 20 | sed "s|^|the compiler read, in ${i##*/} (preprocessed, numbers as 0): |" || true
 	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
 fi

@@ -13,7 +13,11 @@
  *	the submission's change map (results.h): the functions it changes
  *	outside every lab's hollowed ones, those it adds, and the files
  *	whose top level it changes (a comment or a definition's type line
- *	is not a change of the top level).
+ *	is not a change of the top level);
+ *   similarity --added SUBMISSION_DIFF
+ *	every line the diff adds, for the review (grade-submission.sh): its
+ *	place, "NAME:N" (the diff's file name and line) with " (in F())"
+ *	when it is in function F, a tab, and the line.
  *
  * From the lab's starter patch: its hollowed functions (every function
  * the patch changes a line of) and its removed lines (the lines it takes
@@ -233,6 +237,9 @@ static void leave_line(char *fn, const char *t)
 
 /* ---- unified diffs ------------------------------------------------------ */
 
+/* The line of the diff walk_diff() is at (from 1). */
+static long diff_line;
+
 /* Called for each removed ('-') or added ('+') line, with its function. */
 typedef void (*line_fn)(void *arg, const char *path, const char *fn, char kind, const char *text);
 
@@ -276,8 +283,11 @@ static void walk_diff(const char *file, line_fn fn, void *arg)
 
 	if (!f)
 		die(file, "cannot read");
+	diff_line = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		const char *t = line + 1;
+
+		diff_line++;
 
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
@@ -350,6 +360,19 @@ static void submission_line(void *arg, const char *path, const char *fn, char ki
 	snprintf(key, sizeof(key), "%s:%s", path, fn);
 	if (fn[0] && bag_has(sub->hollowed, key))
 		bag_line(kind == '+' ? &sub->added : &sub->removed, text);
+}
+
+/* ---- the added lines, for the review --------------------------------- */
+
+static void added_line(void *arg, const char *path, const char *fn, char kind, const char *text)
+{
+	(void)path;
+	if (kind != '+')
+		return;
+	printf("%s:%ld", (const char *)arg, diff_line);
+	if (fn[0])
+		printf(" (in %s())", fn);
+	printf("\t%s\n", text);
 }
 
 /* ---- the change map --------------------------------------------------- */
@@ -442,6 +465,12 @@ int main(int argc, char **argv)
 	struct submission sub = { .hollowed = &lab.hollowed };
 	int list = argc == 3 && !strcmp(argv[1], "--functions");
 
+	if (argc == 3 && !strcmp(argv[1], "--added")) {
+		const char *name = strrchr(argv[2], '/');
+
+		walk_diff(argv[2], added_line, (void *)(name ? name + 1 : argv[2]));
+		return fflush(stdout) || ferror(stdout) ? EXIT_TOOL_ERROR : EXIT_PASSED;
+	}
 	if (argc >= 3 && !strcmp(argv[1], "--changes")) {
 		change_map(argv[2], argv + 3, argc - 3);
 		return fflush(stdout) || ferror(stdout) ? EXIT_TOOL_ERROR : EXIT_PASSED;
@@ -449,7 +478,8 @@ int main(int argc, char **argv)
 	if (argc != 3 || (!list && argv[1][0] == '-')) {
 		fputs("usage: similarity STARTER_PATCH SUBMISSION_DIFF\n"
 		      "       similarity --functions STARTER_PATCH\n"
-		      "       similarity --changes SUBMISSION_DIFF STARTER_PATCH...\n", stderr);
+		      "       similarity --changes SUBMISSION_DIFF STARTER_PATCH...\n"
+		      "       similarity --added SUBMISSION_DIFF\n", stderr);
 		return EXIT_TOOL_ERROR;
 	}
 	walk_diff(argv[1 + list], starter_line, &lab);

@@ -234,6 +234,9 @@ for d in "$SIM"/*.diff; do
 	"$TOOLS/similarity" --changes "$d" "$SIM/starter.patch" | sed "s/^/$(basename "$d" .diff)\t/"
 done >"$U/similarity.changes"
 st_same "similarity: each submission's change map" "$SIM/expected.changes" "$U/similarity.changes"
+# The added lines the review reads, each with its place and function.
+"$TOOLS/similarity" --added "$SIM/outside.diff" >"$U/similarity.added"
+st_same "similarity: the added lines, placed" "$SIM/expected.added" "$U/similarity.added"
 # Its line in a lab's result: beside the score in the table, and in
 # results.json as a test of no points that students never see.
 r=$U/similar.result
