@@ -448,6 +448,24 @@ START_TEST(test_rt_default_min)
 END_TEST
 
 /*
+ * rt_task() is what tells the RT default: a SCHED_DEADLINE task (whose
+ * priority is an RT one) gets it too, though its policy is not RT.
+ */
+START_TEST(test_dl_default_min)
+{
+	pid_t p = sleeper();
+	int ret;
+
+	ret = sl_set_dl(p, 10 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC, 100 * NSEC_PER_MSEC);
+	ck_assert_msg(ret == 0, "precondition: making %d SCHED_DEADLINE (10/100 ms): error %d", p, ret);
+	expect_clamps(p, 1024, 1024, "a task made SCHED_DEADLINE (rt_task() is true for it)");
+	ok(sl_set_other(p), "back to SCHED_OTHER");
+	expect_clamps(p, 0, 1024, "the same task back to SCHED_OTHER");
+	sl_reap(&p, 1);
+}
+END_TEST
+
+/*
  * The RT default is sched_util_clamp_min_rt_default: a task made RT gets
  * its value, an RT task whose util_min is not user-defined follows its
  * changes, a user-defined one does not.
@@ -548,6 +566,40 @@ START_TEST(test_rt_fork)
 		child = kids[1];
 		sl_reap(&child, 1);
 	}
+	sl_reap(&parent, 1);
+}
+END_TEST
+
+/*
+ * An RT task's user-defined util_min is its RT child's too: the child
+ * keeps it rather than taking the RT default.
+ */
+START_TEST(test_rt_fork_user_defined)
+{
+	int fds[2];
+	pid_t parent, kid[2];	/* the child; the clamp request's result */
+
+	ck_assert_int_eq(pipe(fds), 0);
+	parent = fork();
+	ck_assert_int_ge(parent, 0);
+	if (parent == 0) {
+		set_fifo(0, 5, 0);
+		kid[1] = set_clamps(0, KEEP_ALL | CLAMP_MIN, 300, 0);
+		kid[0] = fork();
+		if (kid[0] == 0)
+			for (;;)
+				pause();
+		ck_assert_int_eq(write(fds[1], kid, sizeof(kid)), sizeof(kid));
+		for (;;)
+			pause();
+	}
+	ck_assert_int_eq(read(fds[0], kid, sizeof(kid)), sizeof(kid));
+	ck_assert_msg(kid[1] == 0,
+		      "precondition: a SCHED_FIFO task asking util_min 300 (KEEP_ALL): error %d", kid[1]);
+	expect_clamps(parent, 300, 1024, "precondition: a SCHED_FIFO task with util_min 300 (user-defined)");
+	expect_clamps(kid[0], 300, 1024,
+		      "the RT child of a SCHED_FIFO task whose util_min 300 is user-defined");
+	sl_reap(&kid[0], 1);
 	sl_reap(&parent, 1);
 }
 END_TEST
@@ -712,9 +764,11 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_reset_one_clamp);
 	sl_add_test(s, test_reset_rt);
 	sl_add_test(s, test_rt_default_min);
+	sl_add_test(s, test_dl_default_min);
 	sl_add_test(s, test_rt_default_sysctl);
 	sl_add_test(s, test_user_defined_survives);
 	sl_add_test(s, test_rt_fork);
+	sl_add_test(s, test_rt_fork_user_defined);
 	sl_add_test(s, test_rt_fork_sysctl_race);
 	sl_add_test(s, test_proc_sched_effective);
 	return s;
