@@ -45,6 +45,12 @@ sub_repo() {
 	local dir=$1 commit=$2
 	rm -rf "$dir"
 	kit_git clone -q --local --no-checkout "$KSRC" "$dir"
+	# The push's receiving side does not see kit_git's -c options (git
+	# clears them for the other end), and its "gc --auto" goes on in the
+	# background: it packed this repository's loose objects while a
+	# grader was copying them (seen once, "cp: cannot stat ...objects/fe").
+	kit_git -C "$dir" config gc.auto 0
+	kit_git -C "$dir" config receive.autogc false
 	sgit push -q -f "$dir" "$commit:refs/heads/incoming" "$SUB_STARTER:refs/tags/starter"
 	kit_git -C "$dir" update-ref refs/heads/main "$commit"
 	kit_git -C "$dir" update-ref -d refs/heads/incoming
