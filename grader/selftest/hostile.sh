@@ -356,12 +356,13 @@ EOF
 	[ "$1" = uid ] || st_xfail "sandbox: reads the kernel tree's objects unasked" inside "ls '$KSRC/.git'"
 	overstays() { sandbox_run "$probe" --time 1 -- sleep 30 2>/dev/null; [ $? = 124 ]; }
 	# A process that leaves the stage's process group (setsid) and outlives it.
+	# (A duration of its own: another run on the machine may sleep 300 too.)
 	left_nothing() {
-		sandbox_run "$probe" -- bash -c 'setsid sleep 300 >/dev/null 2>&1 </dev/null & exit 0' 2>/dev/null
+		local p t=300.$$
+		sandbox_run "$probe" -- bash -c "setsid sleep $t >/dev/null 2>&1 </dev/null & exit 0" 2>/dev/null
 		sleep 0.2
-		local p
 		for p in /proc/[0-9]*; do
-			[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" != "sleep 300 " ] || return 1
+			[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" != "sleep $t " ] || return 1
 		done
 	}
 	st_check "sandbox: a stage that overstays is stopped" overstays
