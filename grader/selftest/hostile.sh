@@ -356,14 +356,20 @@ EOF
 	[ "$1" = uid ] || st_xfail "sandbox: reads the kernel tree's objects unasked" inside "ls '$KSRC/.git'"
 	overstays() { sandbox_run "$probe" --time 1 -- sleep 30 2>/dev/null; [ $? = 124 ]; }
 	# A process that leaves the stage's process group (setsid) and outlives it.
-	# (A duration of its own: another run on the machine may sleep 300 too.)
+	# (A duration of its own: another run on the machine may sleep 300
+	# too.  Killed, it may take a moment to be gone on a loaded machine:
+	# 2 s of the 300 it would last.)
 	left_nothing() {
-		local p t=300.$$
+		local p i t=300.$$
 		sandbox_run "$probe" -- bash -c "setsid sleep $t >/dev/null 2>&1 </dev/null & exit 0" 2>/dev/null
-		sleep 0.2
-		for p in /proc/[0-9]*; do
-			[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" != "sleep $t " ] || return 1
+		for ((i = 0; i < 20; i++)); do
+			sleep 0.1
+			for p in /proc/[0-9]*; do
+				[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" != "sleep $t " ] || continue 2
+			done
+			return 0
 		done
+		return 1
 	}
 	st_check "sandbox: a stage that overstays is stopped" overstays
 	cut_at_limit() {
