@@ -355,6 +355,8 @@ for lab in $(all_labs); do starters+=("$(lab_dir "$lab")/starter.patch"); done
 	die "the grader could not map the changes of $NAME"
 # review-patterns without its comments, for grep -f.
 review_patterns() { grep -vE '^(#|$)' "$KIT/grader/review-patterns"; }
+# A review line as it is kept: one line of printable text, 200 columns.
+review_clean() { tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?'; }
 # Each added line with its place (similarity --added: the diff's line,
 # and the function it is in); the patterns see the line alone.
 "$BUILD/grader/similarity" --added "$OUT/submission.diff" >"$OUT/review.added" ||
@@ -363,7 +365,7 @@ cut -f 2- "$OUT/review.added" >"$OUT/review.lines"
 { grep -n -E -f <(review_patterns) "$OUT/review.lines" || true; } | head -n 200 |
 	while IFS=: read -r n line; do
 		printf '%s: %s\n' "$(sed -n "${n}p" "$OUT/review.added" | cut -f 1)" "$line"
-	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >"$OUT/review.txt"
+	done | review_clean >"$OUT/review.txt"
 rm -f "$OUT/review.added" "$OUT/review.lines"
 [ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
 
@@ -393,7 +395,7 @@ in_slot --stage read -- bash -c '
 		grep -v -e "^$(realpath -m "$1")/" -e "^$(realpath -m "$2")/" \
 			-e "^$(realpath -m "$("${CROSS_COMPILE:-aarch64-linux-gnu-}gcc" -print-file-name=include)")/" |
 		head -n 20' - "$TREE" "$OBJ" | sed 's/^/the build read a file outside the tree: /' |
-	cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
+	review_clean >>"$OUT/review.txt" || true
 # What the compiler read of the change, its macros expanded (a call built
 # by ## or hidden in a macro of the submission's): the preprocessed
 # sources of the objects the change reaches, against the starter's,
@@ -408,7 +410,7 @@ if [ "$REVIEW" != source ] && [ ${#changed_paths[@]} -gt 0 ] &&
 		{ diff -- "$KEPT/preprocessed/${i##*/}" "$i" || true; } | sed -n 's/^> //p' |
 			grep -E -f <(review_patterns) |
 			head -n 20 | sed "s|^|the compiler read, in ${i##*/} (preprocessed, numbers as 0): |" || true
-	done | tr '\t' ' ' | cut -c 1-200 | tr -c '[:print:]\n' '?' >>"$OUT/review.txt" || true
+	done | review_clean >>"$OUT/review.txt" || true
 fi
 rm -rf "$pre"
 [ -s "$OUT/review.txt" ] || rm -f "$OUT/review.txt"
