@@ -39,7 +39,7 @@ INSTRUCTOR_ONLY=(
 	grader/grade-submission.sh grader/grade-all.sh grader/slot.sh grader/review-patterns
 	grader/bench.sh grader/apply.sh
 	grader/gradescope/pack.sh 'grader/gradescope/setup*' grader/gradescope/run_autograder
-	grader/selftest/mutants grader/selftest/broken grader/selftest/hidden
+	grader/selftest/mutants grader/selftest/survivors grader/selftest/broken grader/selftest/hidden
 	grader/selftest/class.sh grader/selftest/hidden.sh grader/selftest/gradescope.sh
 	grader/selftest/broken.sh grader/selftest/mutants.sh 'grader/selftest/release*'
 	grader/selftest/hostile.sh grader/selftest/batch.sh grader/selftest/submissions.sh

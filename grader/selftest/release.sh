@@ -2,7 +2,7 @@
 # Part of make test (run.sh): make release, and the course's kit it makes,
 # used as a student uses it and graded as an instructor grades:
 #   - no file of the instructor's is in it (reference solutions, the labs'
-#     patches, mutants, broken and hidden submissions), by name or content;
+#     patches, mutants, survivors, broken and hidden submissions), by name or content;
 #   - its make grade (setup, its own tree, its own kernel build) scores 0 on
 #     every lab and prints nothing about "pristine"; its make test passes
 #     and says what it cannot check;
@@ -37,7 +37,7 @@ kit_make() {
 make -s -C "$KIT" release OUT="$KR" >"$R/release.log" 2>&1
 st_check "release: make release (see $R/release.log)" [ -s "$KR/starter/tree" ]
 (cd "$KR" && find . -type f -exec md5sum {} +) >"$R/files.md5"
-for f in "$KIT"/reference-patches/* "$KIT"/labs/*/*.patch "$ST"/mutants/* "$ST"/broken/* \
+for f in "$KIT"/reference-patches/* "$KIT"/labs/*/*.patch "$ST"/mutants/* "$ST"/survivors/* "$ST"/broken/* \
 	$(find "$ST/hidden" -type f); do
 	rel=${f#"$KIT"/}
 	if [ -e "$KR/$rel" ] || grep -q "^$(md5sum <"$f" | cut -d' ' -f1) " "$R/files.md5"; then
