@@ -17,7 +17,10 @@
  * when one did not, "schedlab: CMARK changed 01 <what>" says how, and the
  * boot ends there; the grader grades the labs not yet run each in a boot of
  * their own, as after a kernel splat, so that a lab's broken clean-up (or
- * a kernel that cannot bring a CPU back) sinks no other lab.
+ * a kernel that cannot bring a CPU back) sinks no other lab.  And each
+ * suite must leave no task_struct behind (check_task_structs()): when the
+ * kernel still holds some of the tasks it ran, "schedlab: CMARK leaked 01
+ * <how many>" after the suite's output; that suite then scores 0.
  *
  * The settings come from /etc/schedlab.conf, a tiny archive the grader
  * makes for each boot (KEY=value lines: LABS="01 02", MARK, CMARK, TEST);
@@ -135,10 +138,88 @@ static void booted(void)
 	result(line);
 }
 
-/* Run one suite, every line of its output (stdout and stderr) marked. */
+/* @path's contents into @buf ("" when it cannot be read). */
+static void read_file(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t len = f ? fread(buf, 1, n - 1, f) : 0;
+
+	buf[len] = '\0';
+	if (f)
+		fclose(f);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * How long a lab's leftovers get to go (see keep_machine()): deadline
+ * bandwidth comes back at a task's 0-lag time, after it is gone, a CPU
+ * brought online rejoins the root domain from a work item, and an ended
+ * task's task_struct is freed after an RCU grace period (or once the
+ * deadline timers that hold it have fired).  The tests give it as long
+ * (labs/lib: SL_DL_IDLE_MS).
+ */
+#define KEEP_WAIT_MS	2000
+
+/*
+ * How many task_structs the kernel holds beyond its tasks: the objects of
+ * SLUB's task_struct cache in use (exact once the cache is shrunk, which
+ * gives back the CPUs' own slabs) less the tasks alive (nr_threads, in
+ * /proc/loadavg); -1 if unknown.  At boot that is the idle tasks of the
+ * secondary CPUs; a reference taken on a task and never dropped keeps
+ * its struct once the task has ended: one more.
+ */
+static long task_structs_held(void)
+{
+	char buf[128];
+	long objects, threads;
+	FILE *f = fopen("/sys/kernel/slab/task_struct/shrink", "w");
+
+	if (f) {
+		fputs("1", f);
+		fclose(f);
+	}
+	read_file("/sys/kernel/slab/task_struct/objects", buf, sizeof(buf));
+	if (sscanf(buf, "%ld", &objects) != 1)
+		return -1;
+	read_file("/proc/loadavg", buf, sizeof(buf));
+	if (sscanf(buf, "%*s %*s %*s %*d/%ld", &threads) != 1)
+		return -1;
+	return objects - threads;
+}
+
+/*
+ * After section @name: are the task_structs it made all freed, or are
+ * they within KEEP_WAIT_MS?  If not, "leaked NAME N" on the console: the
+ * section's verdict (grader/parse.c).
+ */
+static void check_task_structs(const char *name, long before)
+{
+	char line[64];
+	long end = now_ms() + KEEP_WAIT_MS, held;
+
+	while ((held = task_structs_held()) > before && now_ms() < end)
+		usleep(20 * 1000);
+	if (before >= 0 && held > before) {
+		snprintf(line, sizeof(line), "%s %ld", name, held - before);
+		console("leaked", line);
+	}
+}
+
+/*
+ * Run one suite, every line of its output (stdout and stderr) marked;
+ * then check that the kernel freed the tasks it ran.
+ */
 static void suite(const char *name, const char *binary)
 {
 	char line[4096], begin[64];
+	long held = task_structs_held();
 	int fd[2];
 	pid_t pid;
 	FILE *out;
@@ -171,6 +252,7 @@ static void suite(const char *name, const char *binary)
 	/* Orphans of the suite are this process's children now. */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+	check_task_structs(name, held);
 	snprintf(begin, sizeof(begin), "END %s", name);
 	result(begin);
 	console("end", name);
@@ -184,10 +266,7 @@ static void suite(const char *name, const char *binary)
  * which RT and deadline tasks lower for a while after they are gone, nor
  * control groups: with no task in it, nothing the labs see depends on a
  * group the tests left, and a cpuset partition shows in the root domains.
- * Deadline bandwidth comes back at a task's 0-lag time, after it is gone,
- * and a CPU brought online rejoins the root domain from a work item: a lab
- * gets KEEP_WAIT_MS for it, what the tests give it too (labs/lib:
- * SL_DL_IDLE_MS).
+ * A lab gets KEEP_WAIT_MS to come back.
  */
 static const struct {
 	const char *path;
@@ -203,19 +282,7 @@ static const struct {
 };
 #define NR_KEPT		(sizeof(kept_files) / sizeof(kept_files[0]))
 #define KEPT_SIZE	1024
-#define KEEP_WAIT_MS	2000
 static char kept[NR_KEPT][KEPT_SIZE];
-
-/* @path's contents into @buf ("" when it cannot be read). */
-static void read_file(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	size_t len = f ? fread(buf, 1, n - 1, f) : 0;
-
-	buf[len] = '\0';
-	if (f)
-		fclose(f);
-}
 
 /* Kept file @i into @buf, each line up to its cut. */
 static void read_kept(size_t i, char *buf, size_t n)
@@ -293,14 +360,6 @@ static int machine_changed(char *what, size_t n)
 	if (d)
 		closedir(d);
 	return changed;
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /*
