@@ -121,9 +121,9 @@ $(LAUNCHERS): $(BUILD)/grader/%: grader/%.c
 # The guest's init (initramfs/init.c); test binaries and it are stripped:
 # the kernel unpacks every byte of the archive at each boot.
 INIT := $(BUILD)/initramfs/init
-$(INIT): initramfs/init.c $(BUILD)/host.ok
+$(INIT): initramfs/init.c labs/lib/rqclamp.c labs/lib/rqclamp.h $(BUILD)/host.ok
 	@mkdir -p $(@D)
-	@$(CROSS_CC) $(TEST_CFLAGS) -s -o $@ $<
+	@$(CROSS_CC) $(TEST_CFLAGS) -Ilabs/lib -s -o $@ initramfs/init.c labs/lib/rqclamp.c
 
 # A suite binary is a folder's .c files linked with labs/lib/; NAME.tests
 # lists its tests (every sl_add_test), which the parser expects to see.

@@ -33,9 +33,10 @@
  *     A section never begins after a lab that left the machine changed
  *     ("schedlab: C changed S WHAT": the init ends the boot there); S's
  *     result says so.
- *   - a section after which the kernel still held task_structs of its
- *     ended tasks ("schedlab: C leaked S N", the init's count) is a leak:
- *     the lab scores 0, as for a splat.
+ *   - a section after which the kernel broke an invariant ("schedlab: C
+ *     invariant S WHAT", the init's check: a task_struct of its ended
+ *     tasks still held, a runqueue's clamp not its buckets') scores 0, as
+ *     for a splat; WHAT is the detail.
  *   - a clean section in which a test failed as "inconclusive:" (it could
  *     not decide on this machine: the emulated machine was too slow for
  *     what it measures) is graded again alone too; still inconclusive
@@ -310,7 +311,7 @@ struct console_view {
 	int mine_line, mine_first;	/* its line, and the first such */
 	int ignored_in, ignored_any;	/* unmarked result-like lines */
 	char changed[LINE_MAX_LEN / 2];	/* how S left the machine, or "" */
-	long leaked;		/* task_structs S's tasks left behind */
+	char invariant[LINE_MAX_LEN / 2];	/* what S's kernel broke, or "" */
 };
 
 /* "schedlab: C WORD [ARG]" anywhere in @line: WORD's start, or NULL. */
@@ -366,9 +367,10 @@ static void read_console(const char *path, const char *cmark,
 				 !strncmp(sec + 8, res.lab, lab_len) && sec[8 + lab_len] == ' ')
 				snprintf(cv->changed, sizeof(cv->changed), "%s",
 					 sec + 9 + lab_len);
-			else if (!strncmp(sec, "leaked ", 7) &&
-				 !strncmp(sec + 7, res.lab, lab_len) && sec[7 + lab_len] == ' ')
-				cv->leaked = strtol(sec + 8 + lab_len, NULL, 10);
+			else if (!strncmp(sec, "invariant ", 10) &&
+				 !strncmp(sec + 10, res.lab, lab_len) && sec[10 + lab_len] == ' ')
+				snprintf(cv->invariant, sizeof(cv->invariant), "%s",
+					 sec + 11 + lab_len);
 			continue;
 		}
 		if (result_like(line)) {
@@ -473,11 +475,9 @@ static int judge_boot(const char *console, const char *results,
 		res.verdict = V_TEST_CRASH;
 		snprintf(res.detail, sizeof(res.detail),
 			 "the suite started but never reported its end");
-	} else if (cv.leaked > 0) {
-		res.verdict = V_LEAK;
-		snprintf(res.detail, sizeof(res.detail),
-			 "the kernel still held %ld task_struct(s) of the tests' tasks after they had all ended (and the init had waited for their RCU frees and timers): a get_task_struct() with no put_task_struct() on some path the tests took",
-			 cv.leaked);
+	} else if (cv.invariant[0]) {
+		res.verdict = V_INVARIANT;
+		snprintf(res.detail, sizeof(res.detail), "after the tests: %s", cv.invariant);
 	} else {
 		res.verdict = V_OK;
 	}

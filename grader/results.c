@@ -11,7 +11,7 @@
 
 const char *const verdict_names[V_NR] = {
 	[V_OK] = "ok",
-	[V_LEAK] = "leak",
+	[V_INVARIANT] = "invariant",
 	[V_TEST_CRASH] = "suite-crashed",
 	[V_NO_TESTS] = "no-tests",
 	[V_HANG] = "hang",
@@ -29,7 +29,7 @@ const char *const verdict_names[V_NR] = {
 
 static const char *const verdict_texts[V_NR] = {
 	[V_OK] = "tests ran",
-	[V_LEAK] = "the kernel kept the task_struct of a task that had ended (a reference never dropped)",
+	[V_INVARIANT] = "after the tests the kernel broke an invariant every kernel keeps",
 	[V_TEST_CRASH] = "the test suite did not finish",
 	[V_NO_TESTS] = "the kernel never reached the tests",
 	[V_HANG] = "the kernel hung (time limit reached)",

@@ -46,7 +46,7 @@ enum tool_status {
 /* Why a lab scored what it did, worst last. */
 enum verdict {
 	V_OK,		/* the suite ran to its end, no kernel splat */
-	V_LEAK,		/* the kernel kept task_structs of the suite's ended tasks */
+	V_INVARIANT,	/* after the suite, the kernel broke an invariant (a leak...) */
 	V_TEST_CRASH,	/* the suite started but did not finish */
 	V_NO_TESTS,	/* the kernel booted, the suite never started */
 	V_HANG,		/* no end within the time limit */

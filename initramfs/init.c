@@ -17,10 +17,12 @@
  * when one did not, "schedlab: CMARK changed 01 <what>" says how, and the
  * boot ends there; the grader grades the labs not yet run each in a boot of
  * their own, as after a kernel splat, so that a lab's broken clean-up (or
- * a kernel that cannot bring a CPU back) sinks no other lab.  And each
- * suite must leave no task_struct behind (check_task_structs()): when the
- * kernel still holds some of the tasks it ran, "schedlab: CMARK leaked 01
- * <how many>" after the suite's output; that suite then scores 0.
+ * a kernel that cannot bring a CPU back) sinks no other lab.  And after
+ * each suite the kernel must keep what every kernel keeps, whatever the
+ * tests (check_invariants(): no task_struct held of the tasks it ran,
+ * every runqueue's clamp its buckets'): when it does not, "schedlab:
+ * CMARK invariant 01 <what>" after the suite's output; that suite then
+ * scores 0.
  *
  * The settings come from /etc/schedlab.conf, a tiny archive the grader
  * makes for each boot (KEY=value lines: LABS="01 02", MARK, CMARK, TEST);
@@ -48,6 +50,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "rqclamp.h"
 
 #define CONF "/etc/schedlab.conf"
 
@@ -195,21 +199,70 @@ static long task_structs_held(void)
 }
 
 /*
- * After section @name: are the task_structs it made all freed, or are
- * they within KEEP_WAIT_MS?  If not, "leaked NAME N" on the console: the
+ * Does every runqueue's clamp hold what its buckets say (lab 4's debugfs
+ * file, labs/lib/rqclamp.h)?  With tasks in its buckets, a runqueue's
+ * clamp is the value of its top most bucket with tasks; with none,
+ * util_min is 0 (util_max keeps its last value: idle retention).  Says how
+ * not in @what; 0 if it does, or if the file is not there.
+ */
+static int uclamp_broken(char *what, size_t n)
+{
+	FILE *f = fopen(SL_UCLAMP_FILE, "r");
+	char line[1024];
+	int broken = 0;
+
+	while (f && !broken && fgets(line, sizeof(line), f)) {
+		struct sl_rq_clamp rc;
+		int cpu, id, top;
+
+		if (sl_parse_rq_clamp(line, &cpu, &id, &rc))
+			continue;
+		top = sl_rq_clamp_top(&rc);
+		if (top >= 0 && rc.value != rc.values[top])
+			snprintf(what, n,
+				 "CPU%d uclamp.%s is %u, but its top most bucket with tasks, %d, has value %lu",
+				 cpu, sl_clamp_name(id), rc.value, top, rc.values[top]);
+		else if (top < 0 && id == SL_UCLAMP_MIN && rc.value)
+			snprintf(what, n, "CPU%d uclamp.min is %u with no task in its buckets (it drops to 0)",
+				 cpu, rc.value);
+		else
+			continue;
+		broken = 1;
+	}
+	if (f)
+		fclose(f);
+	return broken;
+}
+
+/*
+ * What a suite's kernel must keep, whatever its tests: after section
+ * @name, are the task_structs it made all freed (there were @before held
+ * when it began), and is every runqueue's clamp its buckets'?  They get
+ * KEEP_WAIT_MS to be.  If not, "invariant NAME WHAT" on the console: the
  * section's verdict (grader/parse.c).
  */
-static void check_task_structs(const char *name, long before)
+static void check_invariants(const char *name, long before)
 {
-	char line[64];
+	char what[400], line[512];
 	long end = now_ms() + KEEP_WAIT_MS, held;
+	int leaked, broken;
 
-	while ((held = task_structs_held()) > before && now_ms() < end)
+	for (;;) {
+		held = task_structs_held();
+		leaked = before >= 0 && held > before;
+		broken = uclamp_broken(what, sizeof(what));
+		if ((!leaked && !broken) || now_ms() > end)
+			break;
 		usleep(20 * 1000);
-	if (before >= 0 && held > before) {
-		snprintf(line, sizeof(line), "%s %ld", name, held - before);
-		console("leaked", line);
 	}
+	if (leaked)
+		snprintf(what, sizeof(what),
+			 "the kernel still held %ld task_struct(s) of the tests' tasks %d ms after they had all ended: a get_task_struct() with no put_task_struct() on some path the tests took",
+			 held - before, KEEP_WAIT_MS);
+	else if (!broken)
+		return;
+	snprintf(line, sizeof(line), "%s %s", name, what);
+	console("invariant", line);
 }
 
 /*
@@ -252,7 +305,7 @@ static void suite(const char *name, const char *binary)
 	/* Orphans of the suite are this process's children now. */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
-	check_task_structs(name, held);
+	check_invariants(name, held);
 	snprintf(begin, sizeof(begin), "END %s", name);
 	result(begin);
 	console("end", name);

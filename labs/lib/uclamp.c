@@ -7,59 +7,19 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *sl_clamp_name(int id)
-{
-	return id == SL_UCLAMP_MIN ? "min" : "max";
-}
-
-/* Parse "<value> tasks <t0> .. values <v0> .." after "cpuN uclamp.X ". */
-static int parse_rq_clamp(char *s, struct sl_rq_clamp *rc)
-{
-	char *tok, *save;
-	int n = 0, in_values = 0;
-
-	memset(rc, 0, sizeof(*rc));
-	rc->value = strtoul(s, NULL, 10);
-	tok = strstr(s, " tasks");
-	if (!tok)
-		return -1;
-	for (tok = strtok_r(tok, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-		if (!strcmp(tok, "tasks"))
-			continue;
-		if (!strcmp(tok, "values")) {
-			rc->nr = n;
-			n = 0;
-			in_values = 1;
-			continue;
-		}
-		if (n < SL_MAX_BUCKETS) {
-			if (in_values)
-				rc->values[n] = strtoul(tok, NULL, 10);
-			else
-				rc->tasks[n] = strtoul(tok, NULL, 10);
-		}
-		n++;
-	}
-	return rc->nr > 0 && rc->nr <= SL_MAX_BUCKETS && n == rc->nr ? 0 : -1;
-}
-
 void sl_read_rq_clamp(int cpu, int id, struct sl_rq_clamp *rc)
 {
-	char want[32], line[1024];
+	char line[1024];
 	FILE *f = fopen(SL_UCLAMP_FILE, "r");
-	int found = 0;
+	int found = 0, c, i;
 
 	ck_assert_msg(f, "cannot open %s (the kit's instrumentation patch is missing?)",
 		      SL_UCLAMP_FILE);
-	snprintf(want, sizeof(want), "cpu%d uclamp.%s ", cpu, sl_clamp_name(id));
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, want, strlen(want)))
-			continue;
-		found = !parse_rq_clamp(line + strlen(want), rc);
-		break;
-	}
+	while (!found && fgets(line, sizeof(line), f))
+		found = !sl_parse_rq_clamp(line, &c, &i, rc) && c == cpu && i == id;
 	fclose(f);
-	ck_assert_msg(found, "no valid line '%s...' in %s", want, SL_UCLAMP_FILE);
+	ck_assert_msg(found, "no valid line 'cpu%d uclamp.%s ...' in %s", cpu, sl_clamp_name(id),
+		      SL_UCLAMP_FILE);
 }
 
 int sl_uclamp_buckets(void)
@@ -94,14 +54,6 @@ int sl_uclamp_counting(void)
 	return 0;
 }
 
-static int top_bucket(const struct sl_rq_clamp *rc)
-{
-	for (int b = rc->nr - 1; b >= 0; b--)
-		if (rc->tasks[b])
-			return b;
-	return -1;
-}
-
 /*
  * The rq value once the tasks of the last bucket that the test does not
  * own (kernel threads, util_max 1024; RT ones, util_min 1024) have left:
@@ -128,7 +80,7 @@ static void check_rq(const char *what, int cpu, int id, int b,
 		sl_read_rq_clamp(cpu, id, &rc);
 		ck_assert_msg(b < rc.nr, "%s: bucket %d, but CPU%d has %d buckets",
 			      what, b, cpu, rc.nr);
-		top = top_bucket(&rc);
+		top = sl_rq_clamp_top(&rc);
 		ck_assert_msg(top < 0 || rc.value == rc.values[top],
 			      "%s: CPU%d uclamp.%s is %u, but its top most bucket with tasks, %d (%lu task(s)), has value %lu: "
 			      "while tasks are RUNNABLE, the rq value is the value of its top most non-empty bucket",

@@ -4,12 +4,7 @@
  * clamp buckets as the kit's debugfs file shows them, clamp values and
  * percentages, and the uclamp sysctls.
  *
- * The file /sys/kernel/debug/schedlab/uclamp (lab 4's instrumentation, in a
- * file no lab's solution may change) has two lines a CPU:
- *
- *   cpu<N> uclamp.<min|max> <rq value> tasks <t0> .. <tB-1> values <v0> .. <vB-1>
- *
- * each read under that CPU's rq lock.  Kernel threads have no clamps
+ * The debugfs file is described in rqclamp.h.  Kernel threads have no clamps
  * (util_min 0, util_max 1024): on a CPU they visit they add to min bucket 0
  * and to the last max bucket, and raise the rq's util_max to 1024 while
  * they are there.  The tests use other buckets and allow for that.
@@ -18,25 +13,11 @@
 #define SCHEDLAB_UCLAMP_H
 
 #include "cgroup.h"
+#include "rqclamp.h"
 #include "task.h"
-
-#define SL_UCLAMP_FILE		"/sys/kernel/debug/schedlab/uclamp"
-#define SL_MAX_BUCKETS		20
-
-enum { SL_UCLAMP_MIN, SL_UCLAMP_MAX };
-
-/* One CPU's state for one clamp index. */
-struct sl_rq_clamp {
-	unsigned int value;	/* rq->uclamp[clamp_id].value */
-	int nr;			/* number of buckets (UCLAMP_BUCKETS) */
-	unsigned long tasks[SL_MAX_BUCKETS];
-	unsigned long values[SL_MAX_BUCKETS];
-};
 
 /* Read @cpu's state for @id (SL_UCLAMP_MIN or _MAX); fails the test if it cannot. */
 void sl_read_rq_clamp(int cpu, int id, struct sl_rq_clamp *rc);
-/* "min" or "max" */
-const char *sl_clamp_name(int id);
 /* UCLAMP_BUCKETS, as the file shows it. */
 int sl_uclamp_buckets(void);
 /* The kernel's bucket of a clamp value (UCLAMP_BUCKET_DELTA, rounded). */

@@ -193,17 +193,47 @@ START_TEST(test_max_aggregation_buckets)
 END_TEST
 
 /*
+ * Bucket 0 is a bucket like the others: a 10% util_max task (bucket 0)
+ * left alone when a 75% one sleeps gives the rq its 10%, not the idle
+ * value (the rq is not idle).  Three times, so that a kernel thread in the
+ * last bucket at that moment cannot hide the value the rq took.
+ */
+START_TEST(test_bucket_zero_left)
+{
+	unsigned int lo = util(1000), hi = util(7500);
+	pid_t a, b;
+
+	ck_assert_msg(bkt(1000) == 0 && bkt(7500) > 0, "10%% is not in bucket 0");
+	cg_make("l4_zero_lo", 0, 1000);
+	cg_make("l4_zero_hi", 0, 7500);
+	a = spawn("l4_zero_lo");
+	b = spawn("l4_zero_hi");
+	for (int i = 0; i < 3; i++) {
+		sl_spin(a);
+		sl_spin(b);
+		expect("10% and 75% util_max tasks RUNNABLE", MAX, bkt(7500), 1, hi);
+		sl_rest(b);
+		expect("after the 75% task slept (the 10% one, in bucket 0, left)", MAX, 0, 1, lo);
+		sl_rest(a);
+	}
+	sl_reap(&a, 1);
+	sl_reap(&b, 1);
+}
+END_TEST
+
+/*
  * The bucket-refcounting patch's own example: a 25% task and a 30% task
  * share a bucket.  The bucket (and so the rq) takes the larger value, 30%,
  * and keeps it while any of its tasks is RUNNABLE (the 25% task is
  * over-boosted); once the bucket is empty, the next task sets the bucket's
  * value to its own, 25%.  The bucket's own value (values[] in debugfs) is
- * checked besides the rq's.
+ * checked besides the rq's, also while the bucket is empty (it keeps 30%).
  */
 START_TEST(test_same_bucket_value)
 {
 	unsigned int v25 = util(2500), v30 = util(3000);
 	int bkt25 = bkt(2500);
+	struct sl_rq_clamp rc;
 	pid_t a, b;
 
 	ck_assert_msg(bkt25 == bkt(3000), "25%% and 30%% are not in one bucket");
@@ -221,6 +251,10 @@ START_TEST(test_same_bucket_value)
 	       MIN, bkt25, 1, v30);
 	sl_rest(a);
 	expect("after both slept", MIN, bkt25, 0, 0);
+	sl_read_rq_clamp(test_cpu(), MIN, &rc);
+	ck_assert_msg(rc.values[bkt25] == v30,
+		      "after both slept: CPU%d uclamp.min bucket %d, now empty, has value %lu; expected %u, the 30%% it had: a bucket's value is set only by a task entering it, never on dequeue",
+		      test_cpu(), bkt25, rc.values[bkt25], v30);
 	sl_spin(a);
 	expect("the 25% task alone again (the empty bucket took its value)", MIN, bkt25, 1, v25);
 	sl_reap(&a, 1);
@@ -230,7 +264,8 @@ END_TEST
 
 /*
  * An idle CPU keeps its last util_max (UCLAMP_FLAG_IDLE), so that blocked
- * utilization does not raise the frequency.  A kernel thread (util_max
+ * utilization does not raise the frequency: the value of the task that
+ * left, 25%, even though its bucket was at 30% (a 30% task had been in it).  A kernel thread (util_max
  * 1024) that runs there between our task's sleep and the read leaves 1024
  * behind, rightly, and they come often: the RCU grace-period thread, for
  * one, wakes every few ms while a grace period lasts, onto the CPU it last
@@ -244,36 +279,43 @@ END_TEST
 #define IDLE_GAP_MS 50
 START_TEST(test_idle_keeps_max)
 {
-	unsigned int v = util(7500), seen = 0;
-	int b = bkt(7500), cpu = test_cpu(), counted = 0, i;
+	unsigned int v25 = util(2500), v30 = util(3000), seen = 0;
+	int b = bkt(2500), cpu = test_cpu(), counted = 0, i;
 	struct sl_rq_clamp rc;
-	pid_t p;
+	pid_t lo, hi;
 
-	cg_make("l4_keep", 0, 7500);
-	p = spawn("l4_keep");
+	ck_assert_msg(b == bkt(3000), "25%% and 30%% are not in one bucket");
+	cg_make("l4_keep25", 0, 2500);
+	cg_make("l4_keep30", 0, 3000);
+	lo = spawn("l4_keep25");
+	hi = spawn("l4_keep30");
 	for (i = 0; i < IDLE_TRIES && !counted; i++) {
 		long before;
 		int busy = 0;
 
 		if (i)
 			usleep(IDLE_GAP_MS * 1000);
-		sl_spin(p);
-		expect("a task with util_max 75% running alone", MAX, b, 1, v);
+		sl_spin(hi);
+		sl_spin(lo);
+		sl_rest(hi);
+		expect("a 25% util_max task left running after a 30% one in its bucket slept",
+		       MAX, b, 1, v30);
 		before = sl_cpu_switches(cpu);
-		sl_rest(p);
+		sl_rest(lo);
 		sl_read_rq_clamp(cpu, MAX, &rc);
 		for (int k = 0; k < rc.nr; k++)
 			busy |= rc.tasks[k] != 0;
 		counted = !busy && sl_cpu_switches(cpu) - before == 1;
 		seen = rc.value;
 	}
-	sl_reap(&p, 1);
+	sl_reap(&lo, 1);
+	sl_reap(&hi, 1);
 	ck_assert_msg(counted,
 		      "inconclusive: in each of %d tries another task ran on CPU%d between our task's sleep and the read of its clamps; the guest is too busy for this test",
 		      IDLE_TRIES, cpu);
-	ck_assert_msg(seen == v,
-		      "CPU%d idle right after its only task (util_max %u) slept, nothing else having run there since: rq util_max %u; expected %u: an idle CPU keeps its last util_max (UCLAMP_FLAG_IDLE)",
-		      cpu, v, seen, v);
+	ck_assert_msg(seen == v25,
+		      "CPU%d idle right after its last task (util_max %u, in a bucket at %u) slept, nothing else having run there since: rq util_max %u; expected %u: an idle CPU keeps the util_max of the task that left (UCLAMP_FLAG_IDLE), not its bucket's",
+		      cpu, v25, v30, seen, v25);
 }
 END_TEST
 
@@ -462,6 +504,7 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_sleep_dequeues);
 	sl_add_test(s, test_exit_dequeues);
 	sl_add_test(s, test_max_aggregation_buckets);
+	sl_add_test(s, test_bucket_zero_left);
 	sl_add_test(s, test_same_bucket_value);
 	sl_add_test(s, test_idle_keeps_max);
 	sl_add_test(s, test_idle_resets_max);

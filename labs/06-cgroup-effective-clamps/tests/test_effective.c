@@ -212,7 +212,10 @@ START_TEST(test_relax_restores)
 }
 END_TEST
 
-/* A group's effective min never exceeds its effective max. */
+/*
+ * A group's effective min never exceeds its effective max: the group
+ * written, and a descendant an ancestor's write reaches.
+ */
 START_TEST(test_min_capped_by_max)
 {
 	static const struct step s[] = {
@@ -225,6 +228,11 @@ START_TEST(test_min_capped_by_max)
 		E("b/c", "30.00", "30.00"),
 		W("b", "max", "max"),
 		E("b", "60.00", "max"), E("b/c", "60.00", "max"),
+		/* a descendant's own min above its own max, raised from above */
+		W("b/c", "max", "30"), W("b", "min", "0"),
+		E("b/c", "0.00", "30.00"),
+		W("b", "min", "80"),
+		E("b", "80.00", "max"), E("b/c", "30.00", "30.00"),
 		DONE
 	};
 
