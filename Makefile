@@ -6,6 +6,7 @@
 #   OBJ    its out-of-tree build folder        (default: $(BUILD)/obj)
 #   LAB    one lab (or several: LAB="1 2")     (default: all)
 #   TEST   one test of those labs, alone         (default: every test)
+#   SEED   the seed of the random scenarios       (default: a new one each boot)
 #   DURATIONS  make grade also lists the N slowest tests (0: all timed ones)
 #   V=1    show every command of the kernel build (default: a progress line)
 
@@ -53,7 +54,8 @@ help:
 	@echo "  make grade [LAB=N] [TEST=name]  build, boot in QEMU and score every lab (or lab N,"
 	@echo "                        or one test); make says 'Error 1' when a test failed, 'Error 2'"
 	@echo "                        when the grader failed (and exits 2 for both, as make does);"
-	@echo "                        the grader's own status, 0 1 or 2, is in $(OUT)/status"
+	@echo "                        the grader's own status, 0 1 or 2, is in $(OUT)/status;"
+	@echo "                        SEED=n replays a random scenario a failure named"
 	@echo "                        DURATIONS=N also lists the N slowest tests (0: all)"
 	@echo "  make shell [LAB=N]    your kernel on lab N's machine, a shell on its console"
 	@echo "  make gdb [LAB=N]      the same boot under gdb (a debug build, $(BUILD)/obj-debug);"
@@ -199,7 +201,8 @@ ifdef SUBMISSION
 		$(STATUS_END)
 else
 	@$(STATUS_BEGIN) grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
-		$(if $(TEST),--test "$(TEST)") $(if $(DURATIONS),--durations "$(DURATIONS)") $(STATUS_END)
+		$(if $(TEST),--test "$(TEST)") $(if $(SEED),--seed "$(SEED)") \
+		$(if $(DURATIONS),--durations "$(DURATIONS)") $(STATUS_END)
 endif
 
 test: setup initramfs tools

@@ -44,7 +44,7 @@ DIE_STATUS=2
 trap 'st=$?; [ -n "${SCORED:-}" ] || [ $st = 0 ] || exit 2' EXIT
 
 SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
-LOG='' TEST='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES=''
+LOG='' TEST='' SEED='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -58,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--detail) DETAIL=$2 ;;
 	--log) LOG=$2 ;;
 	--test) TEST=$2 ;;
+	--seed) SEED=$2 ;;
 	--durations) DURATIONS=$2 ;;
 	--similarity) SIMILARITY=$2 ;;
 	--isolation) ISOLATION=$2 ;;
@@ -69,6 +70,7 @@ done
 [ -n "$OUT" ] || die "grade.sh: --out is required"
 [ -n "$LABS" ] || LABS=$(all_labs)
 [[ $TEST =~ ^[A-Za-z0-9_]*$ ]] || die "grade.sh: '$TEST' is not a test name"
+[[ $SEED =~ ^[0-9]{0,9}$ ]] || die "grade.sh: SEED='$SEED' is not a number below 10^9"
 TESTS=$BUILD/tests
 TOOLS=$BUILD/grader
 mkdir -p "$OUT" "$BUILD/dtb"
@@ -177,7 +179,7 @@ boot_labs() {
 	log=$OUT/boot$nboot
 	initrd=$log.cpio
 	"$KIT/initramfs/build.sh" run "$initrd" "${INITRAMFS:-$BUILD/initramfs.cpio}" \
-		LABS="$labs" MARK="$mark" CMARK="$cmark" TEST="$TEST"
+		LABS="$labs" MARK="$mark" CMARK="$cmark" TEST="$TEST" SEED="$SEED"
 	qemu_argv "$topology" "$IMAGE" "$initrd" "$log.results.log" ||
 		grader_error "no device tree for $topology"
 	: >"$log.results.log"

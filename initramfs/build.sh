@@ -10,7 +10,7 @@
 #                                        shell.sh, the labs' tips and test lists
 #   build.sh run  OUT.cpio BASE.cpio KEY=value...
 #                                        BASE + one boot's /etc/schedlab.conf
-#                                        (init.c: LABS, MARK, CMARK, TEST, SHELL)
+#                                        (init.c: LABS, MARK, CMARK, TEST, SEED, SHELL)
 #
 # The Makefile remakes the base archives when their inputs change; the run
 # archive is BASE with a second, tiny archive appended (the kernel unpacks

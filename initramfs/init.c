@@ -27,7 +27,8 @@
  * The settings come from /etc/schedlab.conf, a tiny archive the grader
  * makes for each boot (KEY=value lines: LABS="01 02", MARK, CMARK, TEST);
  * the file is removed once read, and nothing secret is ever in a command
- * line.  With TEST set, only that test runs (Check's CK_RUN_CASE).  With
+ * line.  With TEST set, only that test runs (Check's CK_RUN_CASE); with
+ * SEED, the random scenarios replay that seed (labs/lib: sl_seed()).  With
  * SHELL=script (make shell's archive, which has no marks), the file stays
  * and the script is run instead of the suites, in the same mounts and
  * environment as the suites.
@@ -55,7 +56,7 @@
 
 #define CONF "/etc/schedlab.conf"
 
-static char lab_list[256], mark[64], cmark[64], test[128], shell[64];
+static char lab_list[256], mark[64], cmark[64], test[128], seed[16], shell[64];
 static FILE *results;
 
 static void console(const char *what, const char *arg)
@@ -112,6 +113,7 @@ static void read_conf(void)
 		conf_value(line, "MARK", mark, sizeof(mark));
 		conf_value(line, "CMARK", cmark, sizeof(cmark));
 		conf_value(line, "TEST", test, sizeof(test));
+		conf_value(line, "SEED", seed, sizeof(seed));
 		conf_value(line, "SHELL", shell, sizeof(shell));
 	}
 	fclose(f);
@@ -470,6 +472,8 @@ int main(void)
 	setenv("CK_DEFAULT_TIMEOUT", "60", 1);
 	if (test[0])
 		setenv("CK_RUN_CASE", test, 1);
+	if (seed[0])
+		setenv("SCHEDLAB_SEED", seed, 1);
 	setenv("PATH", "/bin", 1);
 	if (shell[0]) {
 		execl(shell, shell, (char *)NULL);

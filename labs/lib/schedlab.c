@@ -374,6 +374,39 @@ void sl_add_tcase(Suite *s, const TTest *fn, const char *name)
 	test_names[nr_tests++] = name;
 }
 
+static unsigned int seed, rand_state;
+
+unsigned int sl_seed(void)
+{
+	const char *env = getenv("SCHEDLAB_SEED");
+
+	if (!seed) {
+		seed = env && *env ? strtoul(env, NULL, 10) : (unsigned int)(sl_now_us() % 1000000000);
+		seed = seed ? seed : 1;
+		rand_state = seed;
+	}
+	return seed;
+}
+
+/* xorshift32: the same numbers for a seed on every machine */
+unsigned int sl_rand(unsigned int n)
+{
+	sl_seed();
+	rand_state ^= rand_state << 13;
+	rand_state ^= rand_state >> 17;
+	rand_state ^= rand_state << 5;
+	return n ? rand_state % n : 0;
+}
+
+const char *sl_replay(const char *test)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), "seed %u; replay it with: make grade LAB=%d TEST=%s SEED=%u",
+		 sl_seed(), atoi(suite_fixture.name + 3), test, sl_seed());
+	return buf;
+}
+
 /*
  * Every test (or only CK_RUN_CASE's, as Check itself does), one at a time,
  * each followed by its duration on the guest's monotonic clock.  Check's

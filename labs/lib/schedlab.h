@@ -73,6 +73,17 @@ SL_MUST_CHECK int sl_set_other(pid_t pid);
 /* Make @pid (0: self) @policy with RT priority @prio and sched_flags @flags. */
 SL_MUST_CHECK int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags);
 
+/*
+ * Seeded random scenarios (a test that checks a lab against a model of its
+ * rules on random operations): sl_seed() is this run's seed, the grader's
+ * SEED (make grade ... TEST=name SEED=n replays a failure) or else a new
+ * one; sl_rand(n) is 0..n-1, from it.  A scenario's failure messages say
+ * the seed (sl_replay() writes how to replay it).
+ */
+unsigned int sl_seed(void);
+unsigned int sl_rand(unsigned int n);
+const char *sl_replay(const char *test);
+
 /* Topology, read from sysfs; at most SL_MAX_CPUS CPUs (kconfig/: NR_CPUS). */
 #define SL_MAX_CPUS	8
 int sl_nr_cpus(void);

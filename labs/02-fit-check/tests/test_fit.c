@@ -301,30 +301,35 @@ FIT_TEST(test_remaining_demand_higher_judged_statically,
 	 .why = "its remaining runtime over the time to its deadline is higher than runtime / deadline, so runtime / deadline is its demand")
 
 /*
- * A task near the end of its runtime with its deadline far ahead fits a
- * slower CPU than its parameters say.  The task (runtime 70% of a 350 ms
- * deadline: demand 716, only the fastest tier) spins on a fast CPU until
- * 10 ms of its runtime are left (235 ms), then sleeps 1 ms: it wakes up
- * with about 10 ms of runtime left and about 110 ms to its deadline, a
- * demand near 93: the slowest tier fits it (while 40 ms or more are left),
- * with room for the wakeup to come 70 ms late.  The 10 ms left are
+ * A task late in its runtime with its deadline far ahead fits a slower CPU
+ * than its parameters say.  The task (runtime 70% of a 350 ms deadline:
+ * demand 716, only the fastest tier) spins on a fast CPU until @left of
+ * its runtime is left, then sleeps 1 ms: it wakes up with about @left of
+ * runtime and the rest of its deadline to go, a lower demand.  With 10 ms
+ * left (235 ms spun), about 110 ms to go: a demand near 93, the slowest
+ * tier (while 40 ms or more are left, room for the wakeup to come 70 ms
+ * late).  With 60 ms left (185 ms spun), about 160 ms to go: a demand near
+ * 384, the middle tier (while 120 ms or more are left), where runtime over
+ * the relative deadline (60 in 350: 176) would be the slowest.  10 ms is
  * twice what the task's longest read of /proc/self/sched took under
  * emulation (placement.h), so it does not run out before the sleep.  The
  * deadline is no longer than that needs: the test lasts until the task's
  * 0-lag time, about its deadline.
  *
- * The remaining demand at the wakeup is bounded from above from the task's
- * own /proc/self/sched read right before the sleep (placement.h): its
- * runtime then (which can only have gone down since), its deadline, and
- * the time it ran again after the wakeup (the wakeup was placed before).
+ * The remaining demand at the wakeup is bounded from the task's own
+ * /proc/self/sched read right before the sleep (placement.h): its runtime
+ * then (which can only have gone down since, by at most READ_MS) and its
+ * deadline; from above with the time it ran again after the wakeup (the
+ * wakeup was placed before), from below with the earliest the wakeup can
+ * have come: the instance's start, plus the runtime used, plus the sleep.
  * A round counts when its wakeup kept that deadline (no replenishment in
  * between: the remaining demand was the one used, and the lower one) and
- * the bound is within the slowest tier; a host stalling the emulated CPU
- * can make a round not count, never wrong.  Three rounds at most.
+ * both bounds are within the expected tier; a host stalling the emulated
+ * CPU can make a round not count, never wrong.  Three rounds at most.
  */
 #define ROUNDS		3
 #define LONG_DEADLINE	(350 * NSEC_PER_MSEC)
-#define RUNTIME_LEFT	(10 * NSEC_PER_MSEC)
+#define READ_MS		5
 
 /* The slowest tier whose capacity is at least @demand (FAST if none). */
 static enum tier fitting(const struct tiers *t, double demand)
@@ -335,10 +340,10 @@ static enum tier fitting(const struct tiers *t, double demand)
 	return FAST;
 }
 
-START_TEST(test_remaining_demand_lower_fits_slower_cpu)
+static void remaining_demand_lower(unsigned long long left, enum tier expect)
 {
 	struct pl_spec spec = { .wakeups = 1, .sleep_us = 1000 };
-	double hi = 0, left_ms = 0;
+	double lo = 0, hi = 0, left_ms = 0;
 	struct pl_result res;
 	int traced, round;
 	struct tiers t;
@@ -347,35 +352,50 @@ START_TEST(test_remaining_demand_lower_fits_slower_cpu)
 	get_tiers(&t);
 	spec.start_cpu = t.cpu[FAST];
 	spec.dl = (struct sl_dl){ LONG_DEADLINE * 7 / 10, LONG_DEADLINE, LONG_DEADLINE };
-	spec.spin_us = (spec.dl.runtime - RUNTIME_LEFT) / NSEC_PER_USEC;
+	spec.spin_us = (spec.dl.runtime - left) / NSEC_PER_USEC;
 	ck_assert_msg(fitting(&t, sl_dl_demand(&spec.dl)) == FAST,
 		      "the task's demand %lu fits a slower tier: this test needs a 1024 tier above 716",
 		      sl_dl_demand(&spec.dl));
 	for (round = 1; round <= ROUNDS; round++) {
-		double placed;
+		double placed, earliest, runtime;
 
 		traced = sl_trace_start() == 0;
 		pl_run(&spec, &res, &pid);
 		if (traced)
 			dump_trace(pid, NULL, 0);
 		cleanup();
+		runtime = res.dl[0].runtime;
 		/* Placed before it ran again: before woke_ms + 1 ms (whole ms). */
 		placed = (res.dl[0].woke_ms + 1) * 1e6;
+		earliest = res.dl[0].deadline - spec.dl.deadline + (spec.dl.runtime - runtime) +
+			   spec.sleep_us * 1e3;
 		left_ms = (res.dl[0].deadline - placed) / 1e6;
 		if (res.dl[0].deadline_after != res.dl[0].deadline || left_ms <= 0)
 			continue;
-		hi = res.dl[0].runtime / (res.dl[0].deadline - placed) * SL_CAPACITY_SCALE;
-		if (fitting(&t, hi) == SLOW)
+		hi = runtime / (res.dl[0].deadline - placed) * SL_CAPACITY_SCALE;
+		lo = (runtime - READ_MS * 1e6) / (res.dl[0].deadline - earliest) * SL_CAPACITY_SCALE;
+		if (fitting(&t, hi) == expect && fitting(&t, lo) == expect)
 			break;
 	}
 	ck_assert_msg(round <= ROUNDS,
-		      "inconclusive: in %d rounds the task never woke up with a remaining demand known to fit the slowest tier (last: at most %.0f, with %.1f ms of runtime and %.0f ms to its deadline); the machine is too slow for this test",
-		      ROUNDS, hi, res.dl[0].runtime / 1e6, left_ms);
-	ck_assert_msg(sl_cpu_capacity(res.cpu[0]) == t.cap[SLOW],
-		      "the task (runtime %.0f of deadline %.0f ms: demand %lu) ran on CPU %d, slept and woke up with at most %.1f ms of runtime left and at least %.0f ms to its deadline (a demand of at most %.0f), then ran on CPU %d of capacity %lu; expected a CPU of capacity %lu: its remaining runtime over the time to its deadline is lower than runtime / deadline, so that is its demand",
+		      "inconclusive: in %d rounds the task never woke up with a remaining demand known to fit the %lu tier alone (last: between %.0f and %.0f, with %.1f ms of runtime and %.0f ms to its deadline); the machine is too slow for this test",
+		      ROUNDS, t.cap[expect], lo, hi, res.dl[0].runtime / 1e6, left_ms);
+	ck_assert_msg(sl_cpu_capacity(res.cpu[0]) == t.cap[expect],
+		      "the task (runtime %.0f of deadline %.0f ms: demand %lu) ran on CPU %d, slept and woke up with at most %.1f ms of runtime left and at least %.0f ms to its deadline (a demand between %.0f and %.0f), then ran on CPU %d of capacity %lu; expected a CPU of capacity %lu: its remaining runtime over the time to its deadline is lower than runtime / deadline, so that is its demand",
 		      spec.dl.runtime / 1e6, spec.dl.deadline / 1e6, sl_dl_demand(&spec.dl),
-		      spec.start_cpu, res.dl[0].runtime / 1e6, left_ms, hi, res.cpu[0],
-		      sl_cpu_capacity(res.cpu[0]), t.cap[SLOW]);
+		      spec.start_cpu, res.dl[0].runtime / 1e6, left_ms, lo, hi, res.cpu[0],
+		      sl_cpu_capacity(res.cpu[0]), t.cap[expect]);
+}
+
+START_TEST(test_remaining_demand_lower_fits_slower_cpu)
+{
+	remaining_demand_lower(10 * NSEC_PER_MSEC, SLOW);
+}
+END_TEST
+
+START_TEST(test_remaining_demand_over_time_left)
+{
+	remaining_demand_lower(60 * NSEC_PER_MSEC, MID);
 }
 END_TEST
 
@@ -395,5 +415,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_fastest_free_cpu_when_fitting_ones_busy);
 	sl_add_test(s, test_remaining_demand_higher_judged_statically);
 	sl_add_test(s, test_remaining_demand_lower_fits_slower_cpu);
+	sl_add_test(s, test_remaining_demand_over_time_left);
 	return s;
 }

@@ -404,6 +404,202 @@ START_TEST(test_root_sysctls)
 }
 END_TEST
 
+/*
+ * The rules against a model, on a seeded random scenario (sl_seed()):
+ * groups made under random parents, requests written at random (two
+ * decimals, "max", often a value another group holds), the root's
+ * sysctls now and then (a min above the max is refused), and two sleeping
+ * tasks moved between groups.  After every step, every group's effective
+ * values and the tasks' are compared with the model: a group's effective
+ * clamp is its request capped by its parent's effective clamp, then its
+ * min capped by its max; the root's are the sysctls; a task without
+ * clamps of its own gets its group's.  In capacity units: an effective
+ * file's "max" is 1024, "P.QQ" is P.QQ% of 1024, rounded.
+ */
+#define RAND_GROUPS	7
+#define RAND_STEPS	48
+#define RAND_TASKS	2
+#define RAND_TOP	"l6_rand"
+
+struct model {
+	int nr;
+	char name[RAND_GROUPS][64];	/* below RAND_TOP; "" is RAND_TOP */
+	int parent[RAND_GROUPS];	/* -1: the root */
+	unsigned int req[RAND_GROUPS][2], eff[RAND_GROUPS][2];
+	unsigned int sysctl[2];
+	int children[RAND_GROUPS];	/* groups below (cgroup v2: then no task in it) */
+	pid_t pid[RAND_TASKS];
+	int task_grp[RAND_TASKS];	/* the group each task is in; -1: the root */
+	char log[6][96];		/* the last steps, for a message */
+	int step;
+};
+
+static int has_task(const struct model *m, int grp)
+{
+	for (int t = 0; t < RAND_TASKS; t++)
+		if (m->task_grp[t] == grp)
+			return 1;
+	return 0;
+}
+
+static unsigned int pct_util(unsigned int pct100)
+{
+	return (pct100 * 1024 + 5000) / 10000;
+}
+
+static void model_update(struct model *m)
+{
+	for (int g = 0; g < m->nr; g++) {	/* parents come first */
+		for (int id = 0; id < 2; id++) {
+			unsigned int up = m->parent[g] < 0 ? m->sysctl[id] : m->eff[m->parent[g]][id];
+
+			m->eff[g][id] = m->req[g][id] < up ? m->req[g][id] : up;
+		}
+		if (m->eff[g][0] > m->eff[g][1])
+			m->eff[g][0] = m->eff[g][1];
+	}
+}
+
+static void model_note(struct model *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->log[m->step % 6], sizeof(m->log[0]), fmt, ap);
+	va_end(ap);
+	m->step++;
+}
+
+/* "the last steps: a; b; c" */
+static const char *model_steps(const struct model *m)
+{
+	static char buf[640];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = m->step > 6 ? m->step - 6 : 0; i < m->step; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%d: %s", n ? "; " : "", i + 1,
+			      m->log[i % 6]);
+	return buf;
+}
+
+static unsigned int effective_util(const char *grp, int id)
+{
+	char b[32];
+	unsigned int p, q = 0;
+
+	sl_cg_read(grp, id ? "cpu.uclamp.max.effective" : "cpu.uclamp.min.effective", b, sizeof(b));
+	if (!strcmp(b, "max"))
+		return 1024;
+	ck_assert_msg(sscanf(b, "%u.%2u", &p, &q) >= 1, "%s's effective %s reads '%s'", grp,
+		      id ? "max" : "min", b);
+	return pct_util(p * 100 + q);
+}
+
+static void model_check(const struct model *m)
+{
+	static const char *const clamp[2] = { "min", "max" };
+	char g[128];
+
+	for (int i = 0; i < m->nr; i++)
+		for (int id = 0; id < 2; id++) {
+			unsigned int got = effective_util(path(g, sizeof(g), RAND_TOP, m->name[i]), id);
+			char cap[48] = "";
+
+			if (!id)
+				snprintf(cap, sizeof(cap), ", its effective max %u", m->eff[i][1]);
+			ck_assert_msg(got == m->eff[i][id],
+				      "%s: cpu.uclamp.%s.effective stands for %u, expected %u (its request %u, its parent's effective %u%s); %s; the last steps: %s",
+				      g, clamp[id], got, m->eff[i][id], m->req[i][id],
+				      m->parent[i] < 0 ? m->sysctl[id] : m->eff[m->parent[i]][id], cap,
+				      sl_replay("test_random_scenarios"), model_steps(m));
+		}
+	for (int t = 0; t < RAND_TASKS; t++)
+		for (int id = 0; id < 2; id++) {
+			long got = sl_proc_sched(m->pid[t], id ? "effective uclamp.max" : "effective uclamp.min");
+			int grp = m->task_grp[t];
+			/* in the root group, its own request (0, 1024) capped by the sysctl */
+			unsigned int want = grp >= 0 ? m->eff[grp][id] : id ? m->sysctl[1] : 0;
+
+			ck_assert_msg(got == want,
+				      "a sleeping task in %s%s%s: /proc/%d/sched shows effective uclamp.%s %ld, expected %u (%s); %s; the last steps: %s",
+				      grp >= 0 ? RAND_TOP : "the root group", grp >= 0 && *m->name[grp] ? "/" : "",
+				      grp >= 0 ? m->name[grp] : "", m->pid[t], clamp[id], got, want,
+				      grp >= 0 ? "its group's" : "its own request, capped by the sysctl",
+				      sl_replay("test_random_scenarios"), model_steps(m));
+		}
+}
+
+START_TEST(test_random_scenarios)
+{
+	static const unsigned int pcts[] = { 0, 1000, 1250, 2500, 3333, 5000, 6660, 7500, 8765, 10000 };
+	struct model m = { .nr = 1, .parent = { -1 }, .sysctl = { 1024, 1024 } };
+	char g[128], v[16];
+
+	m.req[0][1] = 1024;
+	mkgroup("", RAND_TOP);
+	ck_assert_int_eq(sl_spawn_sleepers(m.pid, RAND_TASKS), 0);
+	for (int t = 0; t < RAND_TASKS; t++)
+		m.task_grp[t] = -1;
+	model_update(&m);
+	model_check(&m);
+	while (m.step < RAND_STEPS) {
+		unsigned int r = sl_rand(100), i = sl_rand(m.nr), id = sl_rand(2), pct;
+
+		if (r < 15 && m.nr < RAND_GROUPS && !has_task(&m, i)) {
+			char name[sizeof(m.name[0])];
+
+			snprintf(name, sizeof(name), "%s%s%c", m.name[i], *m.name[i] ? "/" : "", 'a' + m.nr);
+			strcpy(m.name[m.nr], name);
+			m.parent[m.nr] = i;
+			m.children[i]++;
+			m.req[m.nr][0] = 0;
+			m.req[m.nr][1] = 1024;
+			mkgroup(RAND_TOP, m.name[m.nr]);
+			model_note(&m, "made %s/%s", RAND_TOP, m.name[m.nr]);
+			m.nr++;
+		} else if (r < 25) {
+			unsigned int val = sl_rand(9) * 128;
+			const char *file = id ? SL_SYSCTL_UCLAMP_MAX : SL_SYSCTL_UCLAMP_MIN;
+			int refused = id ? val < m.sysctl[0] : val > m.sysctl[1], ret;
+
+			snprintf(v, sizeof(v), "%u", val);
+			ret = sl_write_str(file, v);
+			ck_assert_msg(refused ? ret != 0 : ret == 0,
+				      "writing %u to %s: %s, expected %s; %s; the last steps: %s", val, file,
+				      ret ? "refused" : "done", refused ? "a refusal (min above max)" : "done",
+				      sl_replay("test_random_scenarios"), model_steps(&m));
+			if (!refused)
+				m.sysctl[id] = val;
+			model_note(&m, "%s %u%s", strrchr(file, '/') + 1, val, refused ? " (refused)" : "");
+		} else if (r < 35 && !m.children[i]) {
+			unsigned int t = sl_rand(RAND_TASKS);
+
+			sl_cg_join(path(g, sizeof(g), RAND_TOP, m.name[i]), m.pid[t]);
+			m.task_grp[t] = i;
+			model_note(&m, "task %d into %s", m.pid[t], g);
+		} else if (r >= 35) {
+			pct = sl_rand(3) ? pcts[sl_rand(10)] : sl_rand(10001);
+			if (pct == 10000 && sl_rand(2))
+				snprintf(v, sizeof(v), "max");
+			else
+				sl_pct100_str(pct, v);
+			path(g, sizeof(g), RAND_TOP, m.name[i]);
+			sl_cg_write(g, id ? "cpu.uclamp.max" : "cpu.uclamp.min", v);
+			m.req[i][id] = pct_util(pct);
+			model_note(&m, "%s/cpu.uclamp.%s %s", g, id ? "max" : "min", v);
+		} else {
+			continue;	/* not possible there: draw again */
+		}
+		model_update(&m);
+		model_check(&m);
+	}
+	for (int t = 0; t < RAND_TASKS; t++)
+		sl_cg_join("", m.pid[t]);
+	sl_reap(m.pid, RAND_TASKS);
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab06", NULL, NULL);
@@ -420,5 +616,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_running_tasks_follow);
 	sl_add_test(s, test_root_sysctls);
 	sl_add_test(s, test_rt_task_in_group);
+	sl_add_test(s, test_random_scenarios);
 	return s;
 }
