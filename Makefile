@@ -198,7 +198,7 @@ ifdef SUBMISSION
 	@$(STATUS_BEGIN) grader/grade-submission.sh --submission $(call shq,SUBMISSION) --out "$(OUT)" \
 		--labs "$(LABS)" $(if $(value BRANCH),--branch $(call shq,BRANCH)) \
 		$(if $(value SUBMISSION_KIND),--kind $(call shq,SUBMISSION_KIND)) $(if $(TEST),--test "$(TEST)") \
-		$(STATUS_END)
+		$(if $(SEED),--seed "$(SEED)") $(STATUS_END)
 else
 	@$(STATUS_BEGIN) grader/grade.sh --src "$(KSRC)" --obj "$(OBJ)" --out "$(OUT)" --labs "$(LABS)" \
 		$(if $(TEST),--test "$(TEST)") $(if $(SEED),--seed "$(SEED)") \

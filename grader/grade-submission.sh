@@ -3,7 +3,7 @@
 # grading: the submission is hostile input).
 #
 #   grade-submission.sh --submission PATH --out DIR [--labs "01 02"]
-#                       [--slot N] [--branch BRANCH] [--kind KIND] [--test NAME]
+#                       [--slot N] [--branch BRANCH] [--kind KIND] [--test NAME [--seed N]]
 #                       [--review source]
 #
 # KIND (also SUBMISSION_KIND=) says what PATH is:
@@ -51,7 +51,7 @@ SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
 # included; the kit's is about 250 MB).
 REPO_MAX=${REPO_MAX:-1073741824}
 
-SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= REVIEW=full
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= SEED= REVIEW=full
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -61,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--branch) BRANCH=$2 ;;
 	--kind) KIND=$2 ;;
 	--test) TEST=$2 ;;
+	--seed) SEED=$2 ;;
 	--review) REVIEW=$2 ;;
 	*) die "grade-submission.sh: unknown argument $1" ;;
 	esac
@@ -229,7 +230,7 @@ fi
 grade() {
 	"$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" --isolation "$OUT/isolation" \
 		--changes "$OUT/changes.txt" \
-		${TEST:+--test "$TEST"} "$@"
+		${TEST:+--test "$TEST"} ${SEED:+--seed "$SEED"} "$@"
 }
 # verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
 verdict() {

@@ -173,31 +173,50 @@ static long now_ms(void)
  */
 #define KEEP_WAIT_MS	2000
 
+/* The number of tasks alive (nr_threads, in /proc/loadavg), -1 if unknown. */
+static long nr_threads(void)
+{
+	char buf[128];
+	long threads;
+
+	read_file("/proc/loadavg", buf, sizeof(buf));
+	return sscanf(buf, "%*s %*s %*s %*d/%ld", &threads) == 1 ? threads : -1;
+}
+
 /*
  * How many task_structs the kernel holds beyond its tasks: the objects of
  * SLUB's task_struct cache in use (exact once the cache is shrunk, which
- * gives back the CPUs' own slabs) less the tasks alive (nr_threads, in
- * /proc/loadavg); -1 if unknown.  At boot that is the idle tasks of the
- * secondary CPUs; a reference taken on a task and never dropped keeps
- * its struct once the task has ended: one more.
+ * gives back the CPUs' own slabs) less the tasks alive; -1 if unknown.
+ * At boot that is the idle tasks of the secondary CPUs; a reference taken
+ * on a task and never dropped keeps its struct once the task has ended:
+ * one more.  A task being made or ended between the two reads could make
+ * the difference one too low (the shrink itself queues work that may make
+ * a kernel worker): the tasks are counted before and after the objects,
+ * and the reads are made again until both counts agree.  What is left is
+ * a count too high for a moment (a task_struct freed after an RCU grace
+ * period), which the caller waits out.
  */
 static long task_structs_held(void)
 {
 	char buf[128];
-	long objects, threads;
+	long objects, before, after;
 	FILE *f = fopen("/sys/kernel/slab/task_struct/shrink", "w");
 
 	if (f) {
 		fputs("1", f);
 		fclose(f);
 	}
-	read_file("/sys/kernel/slab/task_struct/objects", buf, sizeof(buf));
-	if (sscanf(buf, "%ld", &objects) != 1)
-		return -1;
-	read_file("/proc/loadavg", buf, sizeof(buf));
-	if (sscanf(buf, "%*s %*s %*s %*d/%ld", &threads) != 1)
-		return -1;
-	return objects - threads;
+	for (int i = 0; i < 20; i++) {
+		before = nr_threads();
+		read_file("/sys/kernel/slab/task_struct/objects", buf, sizeof(buf));
+		after = nr_threads();
+		if (sscanf(buf, "%ld", &objects) != 1 || before < 0)
+			return -1;
+		if (before == after)
+			return objects - before;
+		usleep(1000);
+	}
+	return -1;
 }
 
 /*

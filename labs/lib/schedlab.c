@@ -384,6 +384,9 @@ unsigned int sl_seed(void)
 		seed = env && *env ? strtoul(env, NULL, 10) : (unsigned int)(sl_now_us() % 1000000000);
 		seed = seed ? seed : 1;
 		rand_state = seed;
+		/* in the results log, for a failure found after the test (a splat, a leak) */
+		printf("SEED %u\n", seed);
+		fflush(stdout);
 	}
 	return seed;
 }

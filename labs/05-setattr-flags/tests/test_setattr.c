@@ -16,6 +16,7 @@
 #include "uclamp.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -743,6 +744,235 @@ START_TEST(test_rt_fork_sysctl_race)
 }
 END_TEST
 
+/*
+ * The rules against a model, on a seeded random scenario (sl_seed()):
+ * sched_setattr() calls on three sleeping tasks with random policies
+ * (OTHER, BATCH, FIFO, RR), priorities and nice values (now and then
+ * invalid), random flags (RESET_ON_FORK, KEEP_POLICY, KEEP_PARAMS, the
+ * clamp flags, now and then an unknown one, or a VER0 size), random clamp
+ * values (-1, above 1024, a min above the max), and now and then a new RT
+ * default (sched_util_clamp_min_rt_default).  After every call the return
+ * value and every task's sched_getattr() (policy, priority, nice,
+ * RESET_ON_FORK, util_min, util_max) are compared with the model, which is
+ * 6.1's sched_setattr() path: sched_copy_attr(), sys_sched_setattr(),
+ * __sched_setscheduler(), uclamp_validate(), __setscheduler_uclamp(), and
+ * uclamp_sync_util_min_rt_default() for the sysctl.
+ */
+#define RAND_TASKS	3
+#define RAND_STEPS	60
+
+struct mtask {
+	pid_t pid;
+	int policy, prio, nice, reset_on_fork;
+	uint32_t util[2];
+	int user_defined[2];
+};
+
+struct model5 {
+	struct mtask t[RAND_TASKS];
+	uint32_t rt_default;
+	char log[6][160];
+	int step;
+};
+
+static int is_rt(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+static void note5(struct model5 *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->log[m->step % 6], sizeof(m->log[0]), fmt, ap);
+	va_end(ap);
+	/* every step in the results log (bootN.results.log) */
+	printf("step %d: %s\n", m->step + 1, m->log[m->step % 6]);
+	fflush(stdout);
+	m->step++;
+}
+
+static const char *steps5(const struct model5 *m)
+{
+	static char buf[1024];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = m->step > 6 ? m->step - 6 : 0; i < m->step; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%d: %s", n ? "; " : "", i + 1,
+			      m->log[i % 6]);
+	return buf;
+}
+
+/* What 6.1 makes of sched_setattr(@t, @a): the return value; @t updated. */
+static int model_setattr(struct mtask *t, const struct sl_attr *a, uint32_t rt_default)
+{
+	struct sl_attr k = *a;
+	int policy, reset_on_fork, rt;
+	uint32_t req[2];
+
+	/* sched_copy_attr(): the clamp flags need a VER1 attr */
+	if ((k.sched_flags & CLAMPS) && k.size < SL_ATTR_SIZE_VER1)
+		return -EINVAL;
+	if (k.sched_nice < -20)
+		k.sched_nice = -20;
+	if (k.sched_nice > 19)
+		k.sched_nice = 19;
+	/* sys_sched_setattr() */
+	policy = k.sched_flags & SL_FLAG_KEEP_POLICY ? -1 : (int)k.sched_policy;
+	if (k.sched_flags & SL_FLAG_KEEP_PARAMS) {
+		if (is_rt(t->policy))
+			k.sched_priority = t->prio;
+		else
+			k.sched_nice = t->nice;
+	}
+	/* __sched_setscheduler() */
+	if (policy < 0) {
+		reset_on_fork = t->reset_on_fork;
+		policy = t->policy;
+	} else {
+		reset_on_fork = !!(k.sched_flags & SCHED_FLAG_RESET_ON_FORK);
+	}
+	if (k.sched_flags & ~0x7fULL)
+		return -EINVAL;
+	if (k.sched_priority > 99 || is_rt(policy) != (k.sched_priority != 0))
+		return -EINVAL;
+	/* uclamp_validate(), with a clamp flag: against the task's requests */
+	req[0] = t->util[0];
+	req[1] = t->util[1];
+	if (k.sched_flags & CLAMP_MIN) {
+		if (k.sched_util_min + 1 > 1025)
+			return -EINVAL;
+		req[0] = k.sched_util_min;
+	}
+	if (k.sched_flags & CLAMP_MAX) {
+		if (k.sched_util_max + 1 > 1025)
+			return -EINVAL;
+		req[1] = k.sched_util_max;
+	}
+	if ((k.sched_flags & CLAMPS) && req[0] != RESET && req[1] != RESET && req[0] > req[1])
+		return -EINVAL;
+	/* nothing changes: only RESET_ON_FORK is set */
+	if (policy == t->policy && !(k.sched_flags & CLAMPS) &&
+	    !(!is_rt(policy) && k.sched_nice != t->nice) &&
+	    !(is_rt(policy) && (int)k.sched_priority != t->prio)) {
+		t->reset_on_fork = reset_on_fork;
+		return 0;
+	}
+	t->reset_on_fork = reset_on_fork;
+	if (!(k.sched_flags & SL_FLAG_KEEP_PARAMS)) {
+		t->policy = policy;
+		t->prio = k.sched_priority;
+		if (!is_rt(policy))
+			t->nice = k.sched_nice;
+	}
+	/* __setscheduler_uclamp(), with the new priority */
+	rt = is_rt(t->policy);
+	for (int id = 0; id < 2; id++) {
+		int flag = id ? CLAMP_MAX : CLAMP_MIN;
+		uint32_t v = id ? k.sched_util_max : k.sched_util_min;
+
+		if ((!(k.sched_flags & CLAMPS) && !t->user_defined[id]) ||
+		    ((k.sched_flags & flag) && v == RESET)) {
+			t->util[id] = id ? 1024 : rt ? rt_default : 0;
+			t->user_defined[id] = 0;
+		} else if ((k.sched_flags & flag) && v != RESET) {
+			t->util[id] = v;
+			t->user_defined[id] = 1;
+		}
+	}
+	return 0;
+}
+
+static void check5(const struct model5 *m)
+{
+	for (int i = 0; i < RAND_TASKS; i++) {
+		const struct mtask *t = &m->t[i];
+		struct sl_attr a;
+
+		get(t->pid, &a);
+		ck_assert_msg((int)a.sched_policy == t->policy &&
+			      (int)a.sched_priority == (is_rt(t->policy) ? t->prio : 0) &&
+			      a.sched_nice == (is_rt(t->policy) ? 0 : t->nice) &&
+			      !!(a.sched_flags & SCHED_FLAG_RESET_ON_FORK) == t->reset_on_fork &&
+			      a.sched_util_min == t->util[0] && a.sched_util_max == t->util[1],
+			      "task %d: sched_getattr() shows policy %u priority %u nice %d reset-on-fork %d util %u/%u; expected policy %d priority %d nice %d reset-on-fork %d util %u/%u (util_min %s, util_max %s); %s; the last steps: %s",
+			      t->pid, a.sched_policy, a.sched_priority, a.sched_nice,
+			      !!(a.sched_flags & SCHED_FLAG_RESET_ON_FORK), a.sched_util_min,
+			      a.sched_util_max, t->policy, is_rt(t->policy) ? t->prio : 0,
+			      is_rt(t->policy) ? 0 : t->nice, t->reset_on_fork, t->util[0], t->util[1],
+			      t->user_defined[0] ? "user-defined" : "a default",
+			      t->user_defined[1] ? "user-defined" : "a default",
+			      sl_replay("test_random_scenarios"), steps5(m));
+	}
+}
+
+/* A random attr: mostly valid, now and then not. */
+static void random_attr(struct sl_attr *a)
+{
+	static const int policies[] = { SCHED_OTHER, SCHED_BATCH, SCHED_FIFO, SCHED_RR };
+	static const uint32_t utils[] = { 0, 100, 300, 512, 700, 1024, RESET, 1025 };
+	static const uint64_t flags[] = { SCHED_FLAG_RESET_ON_FORK, SL_FLAG_KEEP_POLICY,
+					  SL_FLAG_KEEP_PARAMS, CLAMP_MIN, CLAMP_MAX };
+
+	memset(a, 0, sizeof(*a));
+	a->size = sl_rand(12) ? SL_ATTR_SIZE_VER1 : SL_ATTR_SIZE_VER0;
+	a->sched_policy = policies[sl_rand(4)];
+	if (is_rt(a->sched_policy) ? sl_rand(12) : !sl_rand(12))
+		a->sched_priority = 1 + sl_rand(99);
+	a->sched_nice = (int)sl_rand(40) - 20;
+	for (int i = 0; i < 5; i++)
+		if (sl_rand(3) == 0 || (i >= 3 && sl_rand(2)))
+			a->sched_flags |= flags[i];
+	if (!sl_rand(20))
+		a->sched_flags |= UNKNOWN_FLAG;
+	a->sched_util_min = utils[sl_rand(8)];
+	a->sched_util_max = utils[sl_rand(8)];
+}
+
+START_TEST(test_random_scenarios)
+{
+	static const uint32_t defaults[] = { 0, 200, 512, 1024 };
+	struct model5 m = { .rt_default = 1024 };
+	pid_t pids[RAND_TASKS];
+
+	ck_assert_int_eq(sl_spawn_sleepers(pids, RAND_TASKS), 0);
+	for (int i = 0; i < RAND_TASKS; i++)
+		m.t[i] = (struct mtask){ .pid = pids[i], .policy = SCHED_OTHER, .util = { 0, 1024 } };
+	check5(&m);
+	while (m.step < RAND_STEPS) {
+		if (!sl_rand(10)) {
+			uint32_t v = defaults[sl_rand(4)];
+
+			sl_uclamp_sysctl(SL_SYSCTL_UCLAMP_MIN_RT, v);
+			/* a new value goes to every RT task whose util_min is a default */
+			for (int i = 0; i < RAND_TASKS && v != m.rt_default; i++)
+				if (is_rt(m.t[i].policy) && !m.t[i].user_defined[0])
+					m.t[i].util[0] = v;
+			m.rt_default = v;
+			note5(&m, "sched_util_clamp_min_rt_default %u", v);
+		} else {
+			struct mtask *t = &m.t[sl_rand(RAND_TASKS)];
+			struct sl_attr a;
+			int ret, want;
+
+			random_attr(&a);
+			note5(&m, "task %d: size %u policy %u priority %u nice %d flags %#llx util %d/%d",
+			      t->pid, a.size, a.sched_policy, a.sched_priority, a.sched_nice,
+			      (unsigned long long)a.sched_flags, (int)a.sched_util_min,
+			      (int)a.sched_util_max);
+			want = model_setattr(t, &a, m.rt_default);
+			ret = sl_setattr(t->pid, &a, 0);
+			ck_assert_msg(ret == want, "sched_setattr() returned %d, expected %d; %s; the last steps: %s",
+				      ret, want, sl_replay("test_random_scenarios"), steps5(&m));
+		}
+		check5(&m);
+	}
+	sl_reap(pids, RAND_TASKS);
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab05", NULL, NULL);
@@ -771,5 +1001,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_rt_fork_user_defined);
 	sl_add_test(s, test_rt_fork_sysctl_race);
 	sl_add_test(s, test_proc_sched_effective);
+	sl_add_test(s, test_random_scenarios);
 	return s;
 }

@@ -467,6 +467,9 @@ static void model_note(struct model *m, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m->log[m->step % 6], sizeof(m->log[0]), fmt, ap);
 	va_end(ap);
+	/* every step in the results log (bootN.results.log) */
+	printf("step %d: %s\n", m->step + 1, m->log[m->step % 6]);
+	fflush(stdout);
 	m->step++;
 }
 
