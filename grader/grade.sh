@@ -24,7 +24,8 @@
 # FILE (grade-submission.sh's) shows the submission's change map.
 #
 # Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
-# tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml.
+# tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml and
+# DIR/report.html (one page: the table, the timelines inline).
 # Exit status: 0 every test passed, 1 a test failed or a lab did not run
 # cleanly, 2 the grader itself failed (nothing is scored then): a wrong
 # argument, or any way out of this script but its end and grader_error.
@@ -75,11 +76,11 @@ TESTS=$BUILD/tests
 TOOLS=$BUILD/grader
 mkdir -p "$OUT" "$BUILD/dtb"
 rm -f "$OUT"/lab*.result "$OUT"/boot*.log "$OUT"/lab*.trace "$OUT"/lab*.svg \
-	"$OUT/results.json" "$OUT/junit.xml"
+	"$OUT/results.json" "$OUT/junit.xml" "$OUT/report.html"
 
 # A fault of this machine, not of the submission: say so, score nothing.
 grader_error() {
-	rm -f "$OUT"/lab*.result "$OUT/results.json" "$OUT/junit.xml"
+	rm -f "$OUT"/lab*.result "$OUT/results.json" "$OUT/junit.xml" "$OUT/report.html"
 	printf 'grader error: %s\n' "$*" >&2
 	exit 2
 }
@@ -261,9 +262,11 @@ done
 status=0
 NOTE=$(machine_note)
 "$TOOLS/report" --title "$TITLE" ${NOTE:+--note "$NOTE"} ${STYLE:+--style "$STYLE"} ${ISOLATION:+--isolation "$ISOLATION"} ${CHANGES:+--changes "$CHANGES"} ${TEST:+--subset "TEST=$TEST"} \
-	--json "$OUT/results.json" --junit "$OUT/junit.xml" ${DURATIONS:+--durations "$DURATIONS"} \
+	--json "$OUT/results.json" --junit "$OUT/junit.xml" --html "$OUT/report.html" \
+	${DURATIONS:+--durations "$DURATIONS"} \
 	"${results[@]}" || status=$?
 [ $status -le 1 ] || grader_error "the report could not be written"
+echo "report: $OUT/report.html (open it in a browser: timelines inline)"
 echo "results: $OUT/results.json  junit: $OUT/junit.xml  console logs: $OUT/boot*.console.log"
 SCORED=1
 exit $status

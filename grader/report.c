@@ -4,11 +4,12 @@
  * (results.h) and the only writer of every format made from them.
  *
  *   report [--title T] [--note TEXT] [--style FILE] [--isolation FILE]
- *          [--changes FILE] [--json OUT] [--junit OUT] [--durations N] [--subset TEXT] RESULT...
+ *          [--changes FILE] [--json OUT] [--junit OUT] [--html OUT] [--durations N]
+ *          [--subset TEXT] RESULT...
  *	the labs' results: a per-lab, per-test table on standard output,
  *	results.json (Gradescope's autograder format: score, tests; under
- *	extra_data each lab's verdict and each test's duration) and JUnit
- *	XML; --note is a line about the grading machine for the instructor
+ *	extra_data each lab's verdict and each test's duration), JUnit
+ *	XML and report.html (one page, timelines inline, no script); --note is a line about the grading machine for the instructor
  *	(the table's first, results.json's "output"); --style shows
  *	checkpatch's "total:" line, --isolation the
  *	isolation of instructor grading (its file's one line, written by
@@ -22,7 +23,7 @@
  *	lab's similarity to 6.1 (a submission's) is shown beside its score,
  *	and in results.json as a test of no points that only instructors
  *	see (Gradescope's "hidden").
- *   report --gradebook-csv OUT --gradebook-json OUT [--labs "01 02"] DIR...
+ *   report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--labs "01 02"] DIR...
  *	a class: each DIR is one student's output folder (its lab*.result
  *	files), named after DIR's last component; one row a student, one
  *	score a lab, the total and the worst verdict (not-graded for a lab
@@ -447,6 +448,176 @@ static void write_junit(FILE *f)
 	fputs("</testsuites>\n", f);
 }
 
+/* @path's bytes as base64 (a timeline's SVG, for a data: URL); 0 or -1. */
+static int base64_file(FILE *f, const char *path)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned char in[3];
+	FILE *svg = fopen(path, "rb");
+	size_t n;
+
+	if (!svg)
+		return -1;
+	while ((n = fread(in, 1, 3, svg)) > 0) {
+		unsigned long v = in[0] << 16 | (n > 1 ? in[1] << 8 : 0) | (n > 2 ? in[2] : 0);
+
+		fputc(digits[v >> 18 & 63], f);
+		fputc(digits[v >> 12 & 63], f);
+		fputc(n > 1 ? digits[v >> 6 & 63] : '=', f);
+		fputc(n > 2 ? digits[v & 63] : '=', f);
+	}
+	fclose(svg);
+	return 0;
+}
+
+static const char *html_title = "schedlab results";
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	"<style>\n"
+	"body { font: 15px/1.45 system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em; color: #1d1d1d; }\n"
+	"table { border-collapse: collapse; width: 100%; margin: .5em 0 1.5em; }\n"
+	"th, td { text-align: left; vertical-align: top; padding: .3em .6em; border-bottom: 1px solid #ddd; }\n"
+	".msg, pre { white-space: pre-wrap; overflow-wrap: anywhere; }\n"
+	"pre { background: #f5f5f5; padding: .6em; font-size: 13px; }\n"
+	".pass { color: #13692a; font-weight: 600; } .fail { color: #b3001b; font-weight: 600; }\n"
+	".skip { color: #7a5d00; font-weight: 600; } .note { color: #555; }\n"
+	"img.timeline { display: block; width: 100%; max-width: 60em; margin-top: .5em; border: 1px solid #ddd; }\n"
+	"</style>\n";
+
+static void html_text(FILE *f, const char *tag, const char *cls, const char *text)
+{
+	fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	html_str(f, text);
+	fprintf(f, "</%s>\n", tag);
+}
+
+static void html_lab(FILE *f, const struct lab_result *r)
+{
+	char line[LINE_MAX_LEN + 64];
+
+	fputs("<div class=\"lab\" id=\"lab", f);
+	html_str(f, r->lab);
+	fputs("\">\n<h2>lab ", f);
+	html_str(f, r->lab);
+	fputs(" ", f);
+	html_str(f, r->title);
+	fprintf(f, ": %d/%d</h2>\n", lab_score(r), lab_max(r));
+	if (r->verdict != V_OK || r->detail[0]) {
+		snprintf(line, sizeof(line), "%s%s%s", r->verdict == V_OK ? "" : verdict_text(r->verdict),
+			 r->verdict != V_OK && r->detail[0] ? ": " : "", r->detail);
+		html_text(f, "p", r->verdict == V_OK ? "note" : "fail", line);
+	}
+	if (r->similarity.measured)
+		html_text(f, "p", "note", similarity_text(&r->similarity));
+	if (r->nr_excerpt) {
+		fprintf(f, "<p>What the %s showed:</p>\n<pre>", r->verdict >= V_NO_APPLY ? "log" : "console");
+		for (int i = 0; i < r->nr_excerpt; i++) {
+			html_str(f, r->excerpt[i]);
+			fputc('\n', f);
+		}
+		fputs("</pre>\n", f);
+	}
+	fputs("<table>\n<tr><th>test</th><th>result</th><th>time</th><th>what it saw</th></tr>\n", f);
+	for (int i = 0; i < r->nr_tests; i++) {
+		const struct test_result *t = &r->tests[i];
+		const char *svg = timeline_of(t);
+
+		fputs("<tr id=\"lab", f);
+		html_str(f, r->lab);
+		fputc('-', f);
+		html_str(f, t->name);
+		fputs("\"><td>", f);
+		html_str(f, t->name);
+		fprintf(f, "</td><td class=\"%s\">%s %d/%d</td><td>",
+			t->passed ? "pass" : t->undecided ? "skip" : "fail",
+			t->passed ? "PASS" : t->undecided ? "SKIP" : "FAIL", t->points, t->max_points);
+		if (t->duration_us >= 0)
+			fprintf(f, "%.2f s", t->duration_us / 1e6);
+		fputs("</td><td class=\"msg\">", f);
+		if (!t->passed)
+			html_str(f, t->message);
+		if (svg) {
+			fputs("<img class=\"timeline\" alt=\"where the test's tasks ran: ", f);
+			html_str(f, t->name);
+			fputs("\" src=\"data:image/svg+xml;base64,", f);
+			if (base64_file(f, svg))
+				die(svg, "cannot read");
+			fputs("\">", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n</div>\n", f);
+}
+
+/*
+ * report.html: the table's contents as one page a browser opens with no
+ * network, no script and no other file: every text the guest or the
+ * submission made through html_str(), every timeline inline (an image,
+ * from a data: URL, which a browser never runs a script of).
+ */
+static void write_html(FILE *f)
+{
+	char line[LINE_MAX_LEN + 64];
+	int score = 0, max = 0;
+
+	for (int l = 0; l < nr_labs; l++) {
+		score += lab_score(&lab_results[l]);
+		max += lab_max(&lab_results[l]);
+	}
+	fputs(html_head, f);
+	html_text(f, "title", NULL, html_title);
+	fputs("</head>\n<body>\n", f);
+	html_text(f, "h1", NULL, html_title);
+	snprintf(line, sizeof(line), "score: %d/%d%s%s%s", score, max, subset ? " (" : "",
+		 subset ? subset : "", subset ? " only)" : "");
+	html_text(f, "p", score == max ? "pass" : "fail", line);
+	if (note[0])
+		html_text(f, "p", "note", note);
+	fputs("<table>\n<tr><th>lab</th><th>score</th><th>verdict</th></tr>\n", f);
+	for (int l = 0; l < nr_labs; l++) {
+		const struct lab_result *r = &lab_results[l];
+
+		fputs("<tr><td><a href=\"#lab", f);
+		html_str(f, r->lab);
+		fputs("\">lab ", f);
+		html_str(f, r->lab);
+		fputs(" ", f);
+		html_str(f, r->title);
+		fprintf(f, "</a></td><td class=\"%s\">%d/%d</td><td>", lab_passed(r) ? "pass" : "fail",
+			lab_score(r), lab_max(r));
+		html_str(f, verdict_text(r->verdict));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	for (int l = 0; l < nr_labs; l++)
+		html_lab(f, &lab_results[l]);
+	if (style[0]) {
+		snprintf(line, sizeof(line), "style (checkpatch, not scored): %s", style);
+		html_text(f, "p", "note", line);
+	}
+	if (isolation[0]) {
+		snprintf(line, sizeof(line), "isolation of the submission's stages: %s", isolation);
+		html_text(f, "p", "note", line);
+	}
+	if (changes.read) {
+		fputs("<h2>Change map (not scored; for review)</h2>\n<table>\n", f);
+		if (!changes.n)
+			fputs("<tr><td>only the labs' functions</td></tr>\n", f);
+		for (int i = 0; i < changes.n; i++) {
+			fprintf(f, "<tr><td>%s</td><td>", change_kinds[changes.kind[i]]);
+			html_str(f, changes.where[i]);
+			fputs("</td></tr>\n", f);
+		}
+		if (changes.more)
+			fprintf(f, "<tr><td>and %d more</td></tr>\n", changes.more);
+		fputs("</table>\n", f);
+	}
+	fputs("</body>\n</html>\n", f);
+}
+
 /* The summary line of checkpatch's output ("total: N errors, ..."). */
 static void read_style(const char *path)
 {
@@ -502,6 +673,88 @@ static struct student *students;
 static int nr_students;
 static char cols[MAX_COLS][8];
 static int nr_cols, col_max[MAX_COLS];
+
+/*
+ * The class's failures, for class.html: for each test, how many students
+ * ran it and how many failed it, and the distinct messages (numbers made
+ * "#", so that one mistake is one group), each with how many students got
+ * it and the first of them.
+ */
+#define MAX_CLASS_TESTS	512
+#define MAX_GROUPS	6
+#define MAX_NAMED	5
+struct failure_group {
+	char message[256];
+	int count;
+	int who[MAX_NAMED];	/* students[] indices */
+};
+struct class_test {
+	char lab[8], name[128];
+	int ran, failed, other;	/* other: failures past MAX_GROUPS groups */
+	struct failure_group group[MAX_GROUPS];
+	int nr_groups;
+};
+static struct class_test class_tests[MAX_CLASS_TESTS];
+static int nr_class_tests;
+
+/* @msg with every run of digits made "#", cut to @n bytes (whole characters). */
+static void normalise(char *dst, const char *msg, size_t n)
+{
+	char tmp[LINE_MAX_LEN];
+	size_t o = 0;
+
+	for (const char *p = msg; *p && o + 1 < sizeof(tmp); p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (!o || tmp[o - 1] != '#')
+				tmp[o++] = '#';
+			continue;
+		}
+		tmp[o++] = *p;
+	}
+	tmp[o] = '\0';
+	clean_copy(dst, tmp, n);
+}
+
+static void class_add(int student, const struct lab_result *r)
+{
+	for (int i = 0; i < r->nr_tests; i++) {
+		const struct test_result *t = &r->tests[i];
+		struct class_test *ct = NULL;
+		char msg[256];
+		int g;
+
+		if (t->undecided)
+			continue;
+		for (int k = 0; k < nr_class_tests && !ct; k++)
+			if (!strcmp(class_tests[k].lab, r->lab) && !strcmp(class_tests[k].name, t->name))
+				ct = &class_tests[k];
+		if (!ct) {
+			if (nr_class_tests == MAX_CLASS_TESTS)
+				return;
+			ct = &class_tests[nr_class_tests++];
+			snprintf(ct->lab, sizeof(ct->lab), "%s", r->lab);
+			snprintf(ct->name, sizeof(ct->name), "%s", t->name);
+		}
+		ct->ran++;
+		if (t->passed)
+			continue;
+		ct->failed++;
+		normalise(msg, t->message, sizeof(msg));
+		for (g = 0; g < ct->nr_groups && strcmp(ct->group[g].message, msg); g++)
+			;
+		if (g == ct->nr_groups) {
+			if (g == MAX_GROUPS) {
+				ct->other++;
+				continue;
+			}
+			snprintf(ct->group[g].message, sizeof(ct->group[g].message), "%s", msg);
+			ct->nr_groups++;
+		}
+		if (ct->group[g].count < MAX_NAMED)
+			ct->group[g].who[ct->group[g].count] = student;
+		ct->group[g].count++;
+	}
+}
 
 static int col_of(const char *lab)
 {
@@ -579,6 +832,7 @@ static void read_student(struct student *s, const char *dir)
 		}
 		add_cell(s, r.lab, lab_score(&r), lab_max(&r), r.verdict, &r.similarity,
 			 lab_undecided(&r));
+		class_add(s - students, &r);
 	}
 	closedir(d);
 }
@@ -729,6 +983,161 @@ static void write_gradebook_json(FILE *f)
 	fputs("\n]\n", f);
 }
 
+/* @s as one component of a relative URL: unreserved characters as they are, others %XX. */
+static void url_component(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~", *p))
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%02X", *p);
+	}
+}
+
+/* A bar of @n of @of, @w em at most. */
+static void html_bar(FILE *f, int n, int of)
+{
+	fprintf(f, "<span class=\"bar\" style=\"width: %.2fem\"></span> %d", of ? 12.0 * n / of : 0, n);
+}
+
+static int most_failed(const void *a, const void *b)
+{
+	const struct class_test *x = a, *y = b;
+
+	if (x->failed != y->failed)
+		return y->failed - x->failed;
+	return strcmp(x->lab, y->lab) ? strcmp(x->lab, y->lab) : strcmp(x->name, y->name);
+}
+
+static int by_count(const void *a, const void *b)
+{
+	return ((const struct failure_group *)b)->count - ((const struct failure_group *)a)->count;
+}
+
+/*
+ * class.html: the class at a glance, from the same results as the
+ * gradebook (its numbers are the gradebook's): each lab's scores as a
+ * histogram; each test's share of the class that failed it, most failed
+ * first; for those, the distinct messages with how many students got each
+ * and links to the first ones' report.html (STUDENT/report.html, beside
+ * this page); the verdicts; each student's row, with what the review
+ * should look at (functions changed outside the labs, similarity).  No
+ * script, nothing fetched.
+ */
+static void write_class_html(FILE *f)
+{
+	int verdicts[V_NR] = { 0 };
+
+	fputs(html_head, f);
+	fputs("<style>\n.bar { display: inline-block; height: .8em; background: #4a6fa5; vertical-align: middle; }\n</style>\n", f);
+	fputs("<title>schedlab: the class</title>\n</head>\n<body>\n", f);
+	fprintf(f, "<h1>The class: %d student(s)</h1>\n", nr_students);
+	for (int c = 0; c < nr_cols; c++) {
+		int max = col_max[c], hist[MAX_TESTS + 1] = { 0 };
+
+		for (int i = 0; i < nr_students; i++) {
+			struct cell cell = student_cell(&students[i], c);
+
+			verdicts[cell.verdict]++;
+			hist[cell.score < 0 ? 0 : cell.score > MAX_TESTS ? MAX_TESTS : cell.score]++;
+		}
+		fprintf(f, "<h2>lab %s: scores</h2>\n<table>\n<tr><th>score</th><th>students</th></tr>\n", cols[c]);
+		for (int sc = max; sc >= 0; sc--) {
+			fprintf(f, "<tr><td>%d/%d</td><td>", sc, max);
+			html_bar(f, hist[sc], nr_students);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	fputs("<h2>Verdicts (a student's lab each)</h2>\n<table>\n", f);
+	for (int v = 0; v < V_NR; v++) {
+		if (!verdicts[v])
+			continue;
+		fprintf(f, "<tr><td>%s</td><td>", verdict_names[v]);
+		html_str(f, verdict_text(v));
+		fprintf(f, "</td><td>%d</td></tr>\n", verdicts[v]);
+	}
+	fputs("</table>\n", f);
+	qsort(class_tests, nr_class_tests, sizeof(class_tests[0]), most_failed);
+	fputs("<h2>Tests, most failed first</h2>\n<table>\n<tr><th>test</th><th>failed</th><th>of</th></tr>\n", f);
+	for (int k = 0; k < nr_class_tests; k++) {
+		const struct class_test *ct = &class_tests[k];
+
+		fputs("<tr><td>lab", f);
+		html_str(f, ct->lab);
+		fputc('/', f);
+		html_str(f, ct->name);
+		fputs("</td><td>", f);
+		html_bar(f, ct->failed, ct->ran);
+		fprintf(f, "</td><td>%d</td></tr>\n", ct->ran);
+	}
+	fputs("</table>\n<h2>What the most failed tests said</h2>\n", f);
+	for (int k = 0; k < nr_class_tests && k < 10 && class_tests[k].failed; k++) {
+		struct class_test *ct = &class_tests[k];
+
+		qsort(ct->group, ct->nr_groups, sizeof(ct->group[0]), by_count);
+		fputs("<h3>lab", f);
+		html_str(f, ct->lab);
+		fputc('/', f);
+		html_str(f, ct->name);
+		fprintf(f, ": %d of %d failed</h3>\n<table>\n<tr><th>students</th><th>message (numbers as #)</th><th>first of them</th></tr>\n",
+			ct->failed, ct->ran);
+		for (int g = 0; g < ct->nr_groups; g++) {
+			const struct failure_group *fg = &ct->group[g];
+
+			fprintf(f, "<tr><td>%d</td><td class=\"msg\">", fg->count);
+			html_str(f, fg->message);
+			fputs("</td><td>", f);
+			for (int w = 0; w < fg->count && w < MAX_NAMED; w++) {
+				const char *who = students[fg->who[w]].name;
+
+				fputs(w ? ", <a href=\"" : "<a href=\"", f);
+				url_component(f, who);
+				fputs("/report.html#lab", f);
+				url_component(f, ct->lab);
+				fputc('-', f);
+				url_component(f, ct->name);
+				fputs("\">", f);
+				html_str(f, who);
+				fputs("</a>", f);
+			}
+			fputs("</td></tr>\n", f);
+		}
+		if (ct->other)
+			fprintf(f, "<tr><td>%d</td><td>other messages</td><td></td></tr>\n", ct->other);
+		fputs("</table>\n", f);
+	}
+	fputs("<h2>Students</h2>\n<table>\n<tr><th>student</th><th>total</th><th>worst verdict</th>", f);
+	for (int c = 0; c < nr_cols; c++)
+		fprintf(f, "<th>lab %s</th>", cols[c]);
+	fputs("<th>changed outside the labs</th></tr>\n", f);
+	for (int i = 0; i < nr_students; i++) {
+		const struct student *st = &students[i];
+		int total, max;
+		enum verdict worst = student_sum(st, &total, &max);
+
+		fputs("<tr><td><a href=\"", f);
+		url_component(f, st->name);
+		fputs("/report.html\">", f);
+		html_str(f, st->name);
+		fprintf(f, "</a></td><td>%d/%d</td><td>%s</td>", total, max, verdict_names[worst]);
+		for (int c = 0; c < nr_cols; c++) {
+			struct cell cell = student_cell(st, c);
+			int pct = similarity_percent(&cell.similarity);
+
+			fprintf(f, "<td>%d/%d", cell.score, cell.max);
+			if (pct >= 0)
+				fprintf(f, " <span class=\"note\">(%d%% 6.1)</span>", pct);
+			fputs("</td>", f);
+		}
+		fputs("<td>", f);
+		html_str(f, changed_outside(st));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n</body>\n</html>\n", f);
+}
+
 static void print_gradebook(FILE *f)
 {
 	char one_line[LINE_MAX_LEN], name[LINE_MAX_LEN];
@@ -867,15 +1276,16 @@ static void write_file(const char *path, void (*fn)(FILE *))
 
 static const char usage[] =
 	"usage: report [--title T] [--note TEXT] [--style FILE] [--isolation FILE] [--changes FILE]\n"
-	"              [--json OUT] [--junit OUT]\n"
+	"              [--json OUT] [--junit OUT] [--html OUT]\n"
 	"              [--durations N] [--subset TEXT] RESULT...\n"
-	"       report --gradebook-csv OUT --gradebook-json OUT [--labs \"01 02\"] [--] DIR...\n"
+	"       report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--labs \"01 02\"]\n"
+	"              [--] DIR...\n"
 	"       report --fallback LOG --json OUT";
 
 int main(int argc, char **argv)
 {
-	const char *json = NULL, *junit = NULL, *title = "schedlab results";
-	const char *csv = NULL, *gjson = NULL, *labs = NULL, *fallback = NULL;
+	const char *json = NULL, *junit = NULL, *html = NULL, *title = "schedlab results";
+	const char *csv = NULL, *gjson = NULL, *chtml = NULL, *labs = NULL, *fallback = NULL;
 	int durations = -1, i, to_stdout;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -892,6 +1302,8 @@ int main(int argc, char **argv)
 			json = val;
 		else if (!strcmp(opt, "--junit"))
 			junit = val;
+		else if (!strcmp(opt, "--html"))
+			html = val;
 		else if (!strcmp(opt, "--title"))
 			title = val;
 		else if (!strcmp(opt, "--style"))
@@ -912,6 +1324,8 @@ int main(int argc, char **argv)
 			csv = val;
 		else if (!strcmp(opt, "--gradebook-json"))
 			gjson = val;
+		else if (!strcmp(opt, "--class-html"))
+			chtml = val;
 		else if (!strcmp(opt, "--labs"))
 			labs = val;
 		else if (!strcmp(opt, "--fallback"))
@@ -920,6 +1334,7 @@ int main(int argc, char **argv)
 			die(opt, usage);
 	}
 	to_stdout = (json && !strcmp(json, "-")) || (junit && !strcmp(junit, "-")) ||
+		    (html && !strcmp(html, "-")) ||
 		    (csv && !strcmp(csv, "-")) || (gjson && !strcmp(gjson, "-"));
 
 	if (fallback) {
@@ -936,6 +1351,8 @@ int main(int argc, char **argv)
 		print_gradebook(to_stdout ? stderr : stdout);
 		write_file(csv, write_csv);
 		write_file(gjson, write_gradebook_json);
+		if (chtml)
+			write_file(chtml, write_class_html);
 		if (!to_stdout)
 			printf("gradebook: %s %s\n", csv, gjson);
 		return status;
@@ -956,5 +1373,9 @@ int main(int argc, char **argv)
 		write_file(json, write_json);
 	if (junit)
 		write_file(junit, write_junit);
+	if (html) {
+		html_title = title;
+		write_file(html, write_html);
+	}
 	return status;
 }

@@ -164,8 +164,17 @@ void json_str(FILE *f, const char *str)
 	fputc('"', f);
 }
 
-/* Escaped markup, tabs and CRs; characters XML 1.0 forbids dropped. */
-void xml_str(FILE *f, const char *str)
+static int bidi_control(unsigned int cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/*
+ * Escaped markup, tabs and CRs; characters XML 1.0 forbids dropped; for
+ * HTML, bidirectional controls shown as their code.
+ */
+static void markup_str(FILE *f, const char *str, int html)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
@@ -189,10 +198,22 @@ void xml_str(FILE *f, const char *str)
 			fprintf(f, "&#%u;", cp);
 		else if ((cp < 0x20 && cp != '\n') || cp == 0xfffe || cp == 0xffff)
 			;
+		else if (html && bidi_control(cp))
+			fprintf(f, "&lt;U+%04X&gt;", cp);
 		else
 			fwrite(s, 1, len, f);
 		s += len;
 	}
+}
+
+void xml_str(FILE *f, const char *str)
+{
+	markup_str(f, str, 0);
+}
+
+void html_str(FILE *f, const char *str)
+{
+	markup_str(f, str, 1);
 }
 
 void similarity_write(FILE *f, int matched, int counted)

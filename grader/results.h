@@ -151,8 +151,13 @@ void clean_copy(char *dst, const char *src, size_t n);
 int utf8_char(const unsigned char *s, unsigned int *cp);
 #define REPLACEMENT_CHAR "\xef\xbf\xbd"	/* U+FFFD, for what is not UTF-8 */
 
-/* @s as a JSON string, quotes included; as XML text or attribute value. */
+/*
+ * @s as a JSON string, quotes included; as XML text or attribute value;
+ * as HTML text or attribute value, where a bidirectional control (which
+ * would reorder what the page shows) is shown as its code ("<U+202E>").
+ */
 void json_str(FILE *f, const char *s);
 void xml_str(FILE *f, const char *s);
+void html_str(FILE *f, const char *s);
 
 #endif

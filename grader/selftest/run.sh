@@ -91,9 +91,15 @@ expect_labs() {
 
 rm -rf "$SELF"
 mkdir -p "$SELF"
+# What each part took (seconds), for the summary: CI runs all of them.
+part_took=()
 for part in $PARTS; do
 	[ -f "$ST/$part.sh" ] || die "no self-test part '$part' (parts: $(cd "$ST" && ls ./*.sh | sed 's|./||; s|\.sh$||' | tr '\n' ' '))"
+	part_start=$SECONDS
 	# shellcheck source=/dev/null
 	. "$ST/$part.sh"
+	part_took+=("$part $((SECONDS - part_start))")
 done
+echo
+echo "time of each part (s): $(printf '%s\n' "${part_took[@]}" | paste -sd, | sed 's/,/, /g')"
 st_summary

@@ -35,6 +35,10 @@ clean_text() {
 }
 valid_json() { python3 -m json.tool "$1" >/dev/null; }
 valid_xml() { xmllint --noout "$1"; }
+# (xmllint's HTML parser reports errors but exits 0 on most of them.)
+valid_html() { [ -z "$(xmllint --html --noout "$1" 2>&1)" ]; }
+# The tags of an HTML page, in order, one a line.
+html_tags() { grep -o '<[/a-zA-Z!][a-zA-Z]*' "$1"; }
 
 for c in "$CASES"/*/; do
 	c=${c%/}
@@ -55,9 +59,11 @@ for c in "$CASES"/*/; do
 	st_check "parse: $name: exit status $status" [ "$status" = "$want" ]
 	st_check "parse: $name: the result is clean text" clean_text "$r"
 	# Every format of the report, whatever the guest printed.
-	"$TOOLS/report" --json "$U/$name.json" --junit "$U/$name.xml" "$r" >"$U/$name.table"
+	"$TOOLS/report" --json "$U/$name.json" --junit "$U/$name.xml" --html "$U/$name.html" "$r" \
+		>"$U/$name.table"
 	st_check "report: $name: results.json is valid JSON" valid_json "$U/$name.json"
 	st_check "report: $name: junit.xml is valid XML" valid_xml "$U/$name.xml"
+	st_check "report: $name: report.html is valid HTML" valid_html "$U/$name.html"
 	st_check "report: $name: the table is clean text" clean_text "$U/$name.table"
 done
 
@@ -116,6 +122,29 @@ st_check "report: the drawn timeline is linked" \
 	grep -qF "timeline: $tr/lab01h.test_a.svg" <("$TOOLS/report" "$tr/lab01h.result")
 st_check "report: and named in results.json" json_true \
 	'.tests[0].output | endswith("Timeline (SVG): '"$tr"'/lab01h.test_a.svg")' <(result_json "$tr/lab01h.result")
+"$TOOLS/report" --html "$tr/report.html" "$tr/lab01h.result" >/dev/null
+st_check "report: and shown inline in report.html, the SVG as it was drawn" \
+	cmp -s "$tr/lab01h.test_a.svg" <(grep -o 'data:image/svg+xml;base64,[^"]*' "$tr/report.html" |
+		cut -d, -f2 | base64 -d)
+
+# report.html changes no markup whatever a test's name, message or a lab's
+# title carry (the text is shown, nothing runs): the same page with plain
+# words and with markup, quotes and a bidirectional override has the same
+# tags, and the override shows as its code.
+ht=$U/html
+mkdir -p "$ht"
+for kind in plain hostile; do
+	if [ $kind = plain ]; then w=word; else w=$'<script>alert(1)</script></pre>"onload=alert(1) x=\'\u202e'; fi
+	printf 'lab\t01\t%s\nverdict\tok\ndetail\t%s\ntest\ttest_%s\tfail\t0\t1\t-1\t%s\n' "$w" "$w" "$w" "$w" \
+		>"$ht/$kind.result"
+	"$TOOLS/report" --title "$w" --html "$ht/$kind.html" "$ht/$kind.result" >/dev/null
+done
+html_tags "$ht/plain.html" >"$ht/plain.tags"
+html_tags "$ht/hostile.html" >"$ht/hostile.tags"
+st_same "report: report.html's tags are the same with markup in every text" "$ht/plain.tags" "$ht/hostile.tags"
+st_check "report: report.html shows a bidirectional override as its code" \
+	grep -qF '&lt;U+202E&gt;' "$ht/hostile.html"
+st_xfail "report: report.html has no bidirectional override" grep -q $'\u202e' "$ht/hostile.html"
 
 # A class's gradebook: one row a student whatever the name, the worst
 # verdict (not the first that is not ok), the CSV read back by Python's
@@ -152,7 +181,7 @@ printf 'changed\tkernel/sched/core.c:sched_fork\nadded\tkernel/sched/core.c:help
 # The isolation a student's grading ran in (grade-submission.sh writes it).
 echo uid >"$gb/slow/isolation"
 "$TOOLS/report" --gradebook-csv "$gb/gradebook.csv" --gradebook-json "$gb/gradebook.json" \
-	--labs "01 02" -- "${dirs[@]}" >"$gb/table.txt"
+	--class-html "$gb/class.html" --labs "01 02" -- "${dirs[@]}" >"$gb/table.txt"
 st_check "gradebook: exit status 1 (not every student passed)" [ $? = 1 ]
 st_check "gradebook: the table is clean text" clean_text "$gb/table.txt"
 st_check "gradebook: CSV, every student once with the right grade and the worst verdict" \
@@ -200,6 +229,19 @@ st_check "gradebook: the table says a test was undecided" grep -q '1 test(s) und
 st_check "gradebook: the functions changed outside the labs, in the JSON and the table" json_true \
 	'.[0].changed_outside == ["kernel/sched/core.c:sched_fork"] and .[1].changed_outside == []' "$gb/gradebook.json"
 st_check "gradebook: the table says to review them" grep -q 'changes 1 function(s) outside the labs: review' "$gb/table.txt"
+# class.html: the gradebook's numbers, each student's report a link away
+# (the name as one URL component), the markup in the names shown as text.
+st_check "class.html: valid HTML" valid_html "$gb/class.html"
+st_check "class.html: a row a student, with the gradebook's total" diff -u \
+	<(jq -r '.[] | "\(.total)/\(.max_score)"' "$gb/gradebook.json") \
+	<(tr -d '\n' <"$gb/class.html" | grep -o '/report.html">[^<]*</a></td><td>[0-9]*/[0-9]*' |
+		sed 's/.*<td>//')
+st_check "class.html: each name a link of its own, encoded" \
+	grep -qF 'href="%3D1%2B1/report.html"' "$gb/class.html"
+st_check "class.html: the most failed test with how many failed it" \
+	grep -qE '<h3>lab01/[a-z_]+: [0-9]+ of 8 failed</h3>' "$gb/class.html"
+html_tags "$gb/class.html" | sort -u >"$gb/class.tags"
+st_same "class.html: no tag but the page's own" "$ST/expected/class.tags" "$gb/class.tags"
 
 # The results.json of a submission the grader could not grade: valid, and
 # accepted by Gradescope (check-results.sh), whatever the log holds.

@@ -5,6 +5,7 @@
 #include "task.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,12 +402,41 @@ unsigned int sl_rand(unsigned int n)
 	return n ? rand_state % n : 0;
 }
 
-const char *sl_replay(const char *test)
-{
-	static char buf[160];
+#define STEPS_KEPT	6
+static char steps[STEPS_KEPT][160];
+static int nr_steps;
 
-	snprintf(buf, sizeof(buf), "seed %u; replay it with: make grade LAB=%d TEST=%s SEED=%u",
-		 sl_seed(), atoi(suite_fixture.name + 3), test, sl_seed());
+void sl_step(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(steps[nr_steps % STEPS_KEPT], sizeof(steps[0]), fmt, ap);
+	va_end(ap);
+	printf("step %d: %s\n", nr_steps + 1, steps[nr_steps % STEPS_KEPT]);
+	fflush(stdout);
+	nr_steps++;
+}
+
+int sl_nr_steps(void)
+{
+	return nr_steps;
+}
+
+const char *sl_scenario(const char *test)
+{
+	static char buf[STEPS_KEPT * 170 + 160];
+	size_t n;
+	int first = nr_steps > STEPS_KEPT ? nr_steps - STEPS_KEPT : 0;
+
+	n = snprintf(buf, sizeof(buf),
+		     "seed %u; replay it with: make grade LAB=%d TEST=%s SEED=%u; the last steps:",
+		     sl_seed(), atoi(suite_fixture.name + 3), test, sl_seed());
+	if (!nr_steps)
+		snprintf(buf + n, sizeof(buf) - n, " none (before the first)");
+	for (int i = first; i < nr_steps && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s %d: %s", i > first ? ";" : "", i + 1,
+			      steps[i % STEPS_KEPT]);
 	return buf;
 }
 

@@ -77,12 +77,16 @@ SL_MUST_CHECK int sl_set_policy(pid_t pid, int policy, int prio, uint64_t flags)
  * Seeded random scenarios (a test that checks a lab against a model of its
  * rules on random operations): sl_seed() is this run's seed, the grader's
  * SEED (make grade ... TEST=name SEED=n replays a failure) or else a new
- * one; sl_rand(n) is 0..n-1, from it.  A scenario's failure messages say
- * the seed (sl_replay() writes how to replay it).
+ * one; sl_rand(n) is 0..n-1, from it.  sl_step() says what a step does:
+ * "step N: ..." in the results log, and the last few are kept;
+ * sl_nr_steps() counts them.  sl_scenario(test), for a failure message:
+ * the seed, how to replay it, and the last steps.
  */
 unsigned int sl_seed(void);
 unsigned int sl_rand(unsigned int n);
-const char *sl_replay(const char *test);
+void sl_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int sl_nr_steps(void);
+const char *sl_scenario(const char *test);
 
 /* Topology, read from sysfs; at most SL_MAX_CPUS CPUs (kconfig/: NR_CPUS). */
 #define SL_MAX_CPUS	8

@@ -665,6 +665,173 @@ static void setup(void)
 		cap[i] = sl_cpu_capacity(i);
 }
 
+/*
+ * The rules against a model, on a seeded random scenario (sl_seed()):
+ * sleeping tasks on CPU 0 are admitted, grown, shrunk and killed, CPUs
+ * other than CPU 0 taken offline and brought back, and sched_rt_runtime_us
+ * changed, at random.  After every step the return value, and the
+ * bandwidth the root domain holds (the kit's debugfs file, once the root
+ * domains are rebuilt after a hotplug), are compared with the model: a
+ * root domain admits bandwidth up to its active CPUs' capacity x
+ * rt_runtime / rt_period (cap_scale(), in the kernel's fixed point); a
+ * CPU may go offline only if the others can hold what is admitted; a new
+ * rt_runtime is refused (6.1, no lab's change) when a root domain holds
+ * more than that many CPUs would at the new ratio; a killed task gives
+ * its bandwidth back.  (No task ever sleeps on a CPU that goes offline,
+ * see new_task().)
+ */
+#define RAND_STEPS	30
+#define RAND_POOL	6
+
+struct model1 {
+	int pool[MAX_TASKS];		/* tasks[] index of each live task */
+	uint64_t bw[MAX_TASKS];		/* the bandwidth it holds, 0: none */
+	int n;
+	int online[SL_MAX_CPUS];
+	long runtime_us;
+	uint64_t total;
+};
+
+static unsigned long active_capacity(const struct model1 *m)
+{
+	unsigned long c = 0;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		c += m->online[cpu] ? cap[cpu] : 0;
+	return c;
+}
+
+static int online_cpus(const struct model1 *m)
+{
+	int n = 0;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		n += m->online[cpu];
+	return n;
+}
+
+/*
+ * The root domain's total_bw, once CPU 0's root domain spans the CPUs
+ * online and holds the model's (a killed task gives its bandwidth back as
+ * it switches out for the last time, which may come after its parent's
+ * wait() returned); what it holds after SL_SETTLE_MS if it never does.
+ */
+static uint64_t domain_total(const struct model1 *m)
+{
+	double end = sl_now_ms() + SL_SETTLE_MS;
+	struct sl_dl_bw bw[SL_MAX_CPUS];
+	char want[32] = "";
+	size_t len = 0;
+
+	/* the CPUs online, as a cpulist ("0-1,3") */
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		int last = cpu;
+
+		if (!m->online[cpu])
+			continue;
+		while (last + 1 < nr_cpus && m->online[last + 1])
+			last++;
+		len += snprintf(want + len, sizeof(want) - len, "%s%d", len ? "," : "", cpu);
+		if (last > cpu)
+			len += snprintf(want + len, sizeof(want) - len, "-%d", last);
+		cpu = last;
+	}
+	do {
+		sl_read_dl_bw(bw);
+		if (!strcmp(bw[0].span, want) && (bw[0].total_bw == m->total || sl_now_ms() > end))
+			return bw[0].total_bw;
+		usleep(SL_POLL_US);
+	} while (sl_now_ms() < end + SL_SETTLE_MS);
+	ck_abort_msg("%d ms after the last hotplug, CPU 0 is in a root domain of CPUs %s, not of the CPUs online (%s); %s",
+		     SL_SETTLE_MS, bw[0].span, want, sl_scenario("test_random_scenarios"));
+	return 0;
+}
+
+static void expect1(const struct model1 *m, const char *what, int ret, int want)
+{
+	uint64_t got;
+
+	ck_assert_msg(ret == want,
+		      "%s returned %d, expected %d (admitted %.4f CPU; CPUs online of capacity %lu, at %ld%% admit %.4f); %s",
+		      what, ret, want, cpus(m->total), active_capacity(m), m->runtime_us * 100 / sl_rt_period_us(),
+		      cpus(limit_bw(active_capacity(m))), sl_scenario("test_random_scenarios"));
+	got = domain_total(m);
+	ck_assert_msg(got == m->total,
+		      "after %s, the root domain holds %.6f CPU of bandwidth, expected %.6f; %s",
+		      what, cpus(got), cpus(m->total), sl_scenario("test_random_scenarios"));
+}
+
+START_TEST(test_random_scenarios)
+{
+	static const int runtimes[] = { 95, 90, 80, 70, 60 };	/* % of the period */
+	struct model1 m = { .runtime_us = sl_rt_runtime_us() };
+	char what[96], val[32];
+	int ret;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		m.online[cpu] = 1;
+	for (m.n = 0; m.n < RAND_POOL; m.n++) {
+		new_task(NULL, 0);
+		m.pool[m.n] = nr_tasks - 1;
+	}
+	while (sl_nr_steps() < RAND_STEPS) {
+		unsigned int r = sl_rand(100), i = sl_rand(m.n);
+		pid_t pid = tasks[m.pool[i]].pid;
+
+		if (r < 55) {
+			/* 5% to 90% of a CPU; a task is never tiny (see fill()) */
+			uint64_t bw = SL_BW_UNIT * (5 + sl_rand(86)) / 100;
+			int fits = m.total - m.bw[i] + bw <= limit_bw(active_capacity(&m));
+
+			snprintf(what, sizeof(what), "giving task %d %.4f CPU (it held %.4f)", pid,
+				 cpus(bw), cpus(m.bw[i]));
+			sl_step("%s", what);
+			ret = set_bw(pid, bw);
+			if (fits) {
+				m.total += bw - m.bw[i];
+				m.bw[i] = bw;
+			}
+			expect1(&m, what, ret, fits ? 0 : -EBUSY);
+		} else if (r < 70 && m.bw[i] && nr_tasks < MAX_TASKS) {
+			snprintf(what, sizeof(what), "killing task %d (it held %.4f CPU)", pid, cpus(m.bw[i]));
+			sl_step("%s", what);
+			sl_child_kill(&tasks[m.pool[i]]);
+			m.total -= m.bw[i];
+			m.bw[i] = 0;
+			new_task(NULL, 0);
+			m.pool[i] = nr_tasks - 1;
+			expect1(&m, what, 0, 0);
+		} else if (r < 88) {
+			int cpu = 1 + sl_rand(nr_cpus - 1), on = !m.online[cpu], want = 0;
+
+			if (!on && online_cpus(&m) <= 2)
+				continue;
+			if (!on && m.total > limit_bw(active_capacity(&m) - cap[cpu]))
+				want = -EBUSY;
+			snprintf(what, sizeof(what), "taking CPU %d (capacity %lu) %s", cpu, cap[cpu],
+				 on ? "online" : "offline");
+			sl_step("%s", what);
+			ret = cpu_online(cpu, on);
+			if (!want)
+				m.online[cpu] = on;
+			expect1(&m, what, ret, want);
+		} else {
+			long period = sl_rt_period_us(), us = period * runtimes[sl_rand(5)] / 100;
+			uint64_t ratio = sl_to_ratio(period * NSEC_PER_USEC, us * NSEC_PER_USEC);
+			int want = ratio * online_cpus(&m) < m.total ? -EBUSY : 0;
+
+			snprintf(val, sizeof(val), "%ld", us);
+			snprintf(what, sizeof(what), "writing %ld to sched_rt_runtime_us", us);
+			sl_step("%s", what);
+			ret = sl_write_str("/proc/sys/kernel/sched_rt_runtime_us", val);
+			if (!want)
+				m.runtime_us = us;
+			expect1(&m, what, ret ? -EBUSY : 0, want);
+		}
+	}
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab01", setup, teardown);
@@ -680,5 +847,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_attach_refused_when_full);
 	sl_add_test(s, test_shrink_refused_when_full);
 	sl_add_test(s, test_rt_pressure_not_counted);
+	sl_add_test(s, test_random_scenarios);
 	return s;
 }

@@ -495,6 +495,147 @@ START_TEST(test_storm_no_leak)
 }
 END_TEST
 
+/*
+ * The rules against a model, on a seeded random scenario (sl_seed()): four
+ * spinners on the test CPU, each in a group of its own, start and stop
+ * running and have their group's clamps rewritten at random (while they
+ * run, too: the write moves them to their new buckets at once).  After
+ * every step each bucket's count, each non-empty bucket's value and the
+ * rq's value are compared with the model: a RUNNABLE task refcounts the
+ * bucket of each of its clamps; a bucket's value is the largest of the
+ * tasks that entered it since it was last empty; the rq's is the value of
+ * its top most non-empty bucket; a write that changes a RUNNABLE task's
+ * effective clamps takes it out of both its buckets and puts it back.
+ * The values are kept in buckets 1 to 3 (20% to 80%): kernel threads
+ * visit min bucket 0 and the last bucket of both (an RT one has util_min
+ * 1024), which the model cannot know, so those are not compared, nor is
+ * the rq's value while a kernel thread is in the last bucket.
+ */
+#define RAND_TASKS	4
+#define RAND_STEPS	40
+
+struct model4 {
+	pid_t pid[RAND_TASKS];
+	int running[RAND_TASKS];
+	unsigned int req[RAND_TASKS][2];	/* the group's requests */
+	unsigned long tasks[2][SL_MAX_BUCKETS], value[2][SL_MAX_BUCKETS];
+};
+
+/* Task @t's effective clamp @id: its group's, the min capped by the max. */
+static unsigned int eff4(const struct model4 *m, int t, int id)
+{
+	unsigned int min = m->req[t][0] < m->req[t][1] ? m->req[t][0] : m->req[t][1];
+
+	return id == MIN ? min : m->req[t][1];
+}
+
+static void enqueue4(struct model4 *m, int t)
+{
+	for (int id = MIN; id <= MAX; id++) {
+		unsigned int v = eff4(m, t, id);
+		int b = sl_uclamp_bucket_of(v);
+
+		if (!m->tasks[id][b]++ || v > m->value[id][b])
+			m->value[id][b] = v;
+	}
+}
+
+static void dequeue4(struct model4 *m, int t)
+{
+	for (int id = MIN; id <= MAX; id++)
+		m->tasks[id][sl_uclamp_bucket_of(eff4(m, t, id))]--;
+}
+
+static void check4(const struct model4 *m)
+{
+	int cpu = test_cpu(), any = 0;
+
+	for (int t = 0; t < RAND_TASKS; t++)
+		any |= m->running[t];
+	for (int id = MIN; id <= MAX; id++) {
+		struct sl_rq_clamp rc;
+		int foreign, top = -1;
+
+		sl_read_rq_clamp(cpu, id, &rc);
+		/* kernel threads: min bucket 0 (and RT ones the last), max the last */
+		foreign = rc.tasks[rc.nr - 1] != 0;
+		for (int b = 0; b < rc.nr; b++) {
+			if (b == rc.nr - 1 || (id == MIN && b == 0))
+				continue;
+			char want[48];
+
+			snprintf(want, sizeof(want), m->tasks[id][b] ? ", value %lu" : " (any value)",
+				 m->value[id][b]);
+			ck_assert_msg(rc.tasks[b] == m->tasks[id][b] &&
+				      (!m->tasks[id][b] || rc.values[b] == m->value[id][b]),
+				      "CPU%d uclamp.%s bucket %d: %lu task(s), value %lu; expected %lu task(s)%s; %s",
+				      cpu, sl_clamp_name(id), b, rc.tasks[b], rc.values[b], m->tasks[id][b],
+				      want, sl_scenario("test_random_scenarios"));
+			if (m->tasks[id][b])
+				top = b;
+		}
+		if (!any || foreign)
+			continue;
+		ck_assert_msg(rc.value == m->value[id][top],
+			      "CPU%d uclamp.%s is %u; expected %lu, the value of its top most bucket with tasks, %d; %s",
+			      cpu, sl_clamp_name(id), rc.value, m->value[id][top], top,
+			      sl_scenario("test_random_scenarios"));
+	}
+}
+
+START_TEST(test_random_scenarios)
+{
+	struct model4 m = { .running = { 0 } };
+	char grp[32], v[16];
+
+	ck_assert_msg(sl_uclamp_buckets() >= 5 && sl_uclamp_buckets() <= SL_MAX_BUCKETS,
+		      "the test needs 5 buckets or more (20%% each at most)");
+	for (int t = 0; t < RAND_TASKS; t++) {
+		snprintf(grp, sizeof(grp), "l4_rand%d", t);
+		cg_make(grp, 2500, 7500);
+		m.req[t][0] = util(2500);
+		m.req[t][1] = util(7500);
+		m.pid[t] = spawn(grp);
+	}
+	check4(&m);
+	while (sl_nr_steps() < RAND_STEPS) {
+		int t = sl_rand(RAND_TASKS);
+
+		if (sl_rand(3)) {
+			if (m.running[t]) {
+				sl_rest(m.pid[t]);
+				dequeue4(&m, t);
+			} else {
+				sl_spin(m.pid[t]);
+				enqueue4(&m, t);
+			}
+			m.running[t] = !m.running[t];
+			sl_step("task %d (l4_rand%d) %s", m.pid[t], t, m.running[t] ? "runs" : "sleeps");
+		} else {
+			/* 20.02% to 80%: util 205 to 819, buckets 1 to 3 */
+			unsigned int pct100 = 2002 + sl_rand(5999), id = sl_rand(2);
+			unsigned int old = m.req[t][id], was[2] = { eff4(&m, t, MIN), eff4(&m, t, MAX) };
+
+			snprintf(grp, sizeof(grp), "l4_rand%d", t);
+			sl_cg_write(grp, id == MIN ? "cpu.uclamp.min" : "cpu.uclamp.max",
+				    sl_pct100_str(pct100, v));
+			m.req[t][id] = util(pct100);
+			/* a RUNNABLE task is moved when its effective clamps change */
+			if (m.running[t] && (was[0] != eff4(&m, t, MIN) || was[1] != eff4(&m, t, MAX))) {
+				m.req[t][id] = old;
+				dequeue4(&m, t);
+				m.req[t][id] = util(pct100);
+				enqueue4(&m, t);
+			}
+			sl_step("l4_rand%d's cpu.uclamp.%s %s%s", t, sl_clamp_name(id), v,
+			      m.running[t] ? " (it runs)" : "");
+		}
+		check4(&m);
+	}
+	sl_reap(m.pid, RAND_TASKS);
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab04", setup, NULL);
@@ -511,5 +652,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_buckets_count);
 	sl_add_test(s, test_group_write_while_asleep);
 	sl_add_test(s, test_storm_no_leak);
+	sl_add_test(s, test_random_scenarios);
 	return s;
 }

@@ -16,7 +16,6 @@
 #include "uclamp.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -771,38 +770,11 @@ struct mtask {
 struct model5 {
 	struct mtask t[RAND_TASKS];
 	uint32_t rt_default;
-	char log[6][160];
-	int step;
 };
 
 static int is_rt(int policy)
 {
 	return policy == SCHED_FIFO || policy == SCHED_RR;
-}
-
-static void note5(struct model5 *m, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(m->log[m->step % 6], sizeof(m->log[0]), fmt, ap);
-	va_end(ap);
-	/* every step in the results log (bootN.results.log) */
-	printf("step %d: %s\n", m->step + 1, m->log[m->step % 6]);
-	fflush(stdout);
-	m->step++;
-}
-
-static const char *steps5(const struct model5 *m)
-{
-	static char buf[1024];
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = m->step > 6 ? m->step - 6 : 0; i < m->step; i++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%d: %s", n ? "; " : "", i + 1,
-			      m->log[i % 6]);
-	return buf;
 }
 
 /* What 6.1 makes of sched_setattr(@t, @a): the return value; @t updated. */
@@ -897,14 +869,14 @@ static void check5(const struct model5 *m)
 			      a.sched_nice == (is_rt(t->policy) ? 0 : t->nice) &&
 			      !!(a.sched_flags & SCHED_FLAG_RESET_ON_FORK) == t->reset_on_fork &&
 			      a.sched_util_min == t->util[0] && a.sched_util_max == t->util[1],
-			      "task %d: sched_getattr() shows policy %u priority %u nice %d reset-on-fork %d util %u/%u; expected policy %d priority %d nice %d reset-on-fork %d util %u/%u (util_min %s, util_max %s); %s; the last steps: %s",
+			      "task %d: sched_getattr() shows policy %u priority %u nice %d reset-on-fork %d util %u/%u; expected policy %d priority %d nice %d reset-on-fork %d util %u/%u (util_min %s, util_max %s); %s",
 			      t->pid, a.sched_policy, a.sched_priority, a.sched_nice,
 			      !!(a.sched_flags & SCHED_FLAG_RESET_ON_FORK), a.sched_util_min,
 			      a.sched_util_max, t->policy, is_rt(t->policy) ? t->prio : 0,
 			      is_rt(t->policy) ? 0 : t->nice, t->reset_on_fork, t->util[0], t->util[1],
 			      t->user_defined[0] ? "user-defined" : "a default",
 			      t->user_defined[1] ? "user-defined" : "a default",
-			      sl_replay("test_random_scenarios"), steps5(m));
+			      sl_scenario("test_random_scenarios"));
 	}
 }
 
@@ -941,7 +913,7 @@ START_TEST(test_random_scenarios)
 	for (int i = 0; i < RAND_TASKS; i++)
 		m.t[i] = (struct mtask){ .pid = pids[i], .policy = SCHED_OTHER, .util = { 0, 1024 } };
 	check5(&m);
-	while (m.step < RAND_STEPS) {
+	while (sl_nr_steps() < RAND_STEPS) {
 		if (!sl_rand(10)) {
 			uint32_t v = defaults[sl_rand(4)];
 
@@ -951,21 +923,21 @@ START_TEST(test_random_scenarios)
 				if (is_rt(m.t[i].policy) && !m.t[i].user_defined[0])
 					m.t[i].util[0] = v;
 			m.rt_default = v;
-			note5(&m, "sched_util_clamp_min_rt_default %u", v);
+			sl_step("sched_util_clamp_min_rt_default %u", v);
 		} else {
 			struct mtask *t = &m.t[sl_rand(RAND_TASKS)];
 			struct sl_attr a;
 			int ret, want;
 
 			random_attr(&a);
-			note5(&m, "task %d: size %u policy %u priority %u nice %d flags %#llx util %d/%d",
+			sl_step("task %d: size %u policy %u priority %u nice %d flags %#llx util %d/%d",
 			      t->pid, a.size, a.sched_policy, a.sched_priority, a.sched_nice,
 			      (unsigned long long)a.sched_flags, (int)a.sched_util_min,
 			      (int)a.sched_util_max);
 			want = model_setattr(t, &a, m.rt_default);
 			ret = sl_setattr(t->pid, &a, 0);
-			ck_assert_msg(ret == want, "sched_setattr() returned %d, expected %d; %s; the last steps: %s",
-				      ret, want, sl_replay("test_random_scenarios"), steps5(&m));
+			ck_assert_msg(ret == want, "sched_setattr() returned %d, expected %d; %s",
+				      ret, want, sl_scenario("test_random_scenarios"));
 		}
 		check5(&m);
 	}

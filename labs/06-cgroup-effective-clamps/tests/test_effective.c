@@ -430,8 +430,6 @@ struct model {
 	int children[RAND_GROUPS];	/* groups below (cgroup v2: then no task in it) */
 	pid_t pid[RAND_TASKS];
 	int task_grp[RAND_TASKS];	/* the group each task is in; -1: the root */
-	char log[6][96];		/* the last steps, for a message */
-	int step;
 };
 
 static int has_task(const struct model *m, int grp)
@@ -460,32 +458,6 @@ static void model_update(struct model *m)
 	}
 }
 
-static void model_note(struct model *m, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(m->log[m->step % 6], sizeof(m->log[0]), fmt, ap);
-	va_end(ap);
-	/* every step in the results log (bootN.results.log) */
-	printf("step %d: %s\n", m->step + 1, m->log[m->step % 6]);
-	fflush(stdout);
-	m->step++;
-}
-
-/* "the last steps: a; b; c" */
-static const char *model_steps(const struct model *m)
-{
-	static char buf[640];
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = m->step > 6 ? m->step - 6 : 0; i < m->step; i++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%d: %s", n ? "; " : "", i + 1,
-			      m->log[i % 6]);
-	return buf;
-}
-
 static unsigned int effective_util(const char *grp, int id)
 {
 	char b[32];
@@ -512,10 +484,10 @@ static void model_check(const struct model *m)
 			if (!id)
 				snprintf(cap, sizeof(cap), ", its effective max %u", m->eff[i][1]);
 			ck_assert_msg(got == m->eff[i][id],
-				      "%s: cpu.uclamp.%s.effective stands for %u, expected %u (its request %u, its parent's effective %u%s); %s; the last steps: %s",
+				      "%s: cpu.uclamp.%s.effective stands for %u, expected %u (its request %u, its parent's effective %u%s); %s",
 				      g, clamp[id], got, m->eff[i][id], m->req[i][id],
 				      m->parent[i] < 0 ? m->sysctl[id] : m->eff[m->parent[i]][id], cap,
-				      sl_replay("test_random_scenarios"), model_steps(m));
+				      sl_scenario("test_random_scenarios"));
 		}
 	for (int t = 0; t < RAND_TASKS; t++)
 		for (int id = 0; id < 2; id++) {
@@ -525,11 +497,11 @@ static void model_check(const struct model *m)
 			unsigned int want = grp >= 0 ? m->eff[grp][id] : id ? m->sysctl[1] : 0;
 
 			ck_assert_msg(got == want,
-				      "a sleeping task in %s%s%s: /proc/%d/sched shows effective uclamp.%s %ld, expected %u (%s); %s; the last steps: %s",
+				      "a sleeping task in %s%s%s: /proc/%d/sched shows effective uclamp.%s %ld, expected %u (%s); %s",
 				      grp >= 0 ? RAND_TOP : "the root group", grp >= 0 && *m->name[grp] ? "/" : "",
 				      grp >= 0 ? m->name[grp] : "", m->pid[t], clamp[id], got, want,
 				      grp >= 0 ? "its group's" : "its own request, capped by the sysctl",
-				      sl_replay("test_random_scenarios"), model_steps(m));
+				      sl_scenario("test_random_scenarios"));
 		}
 }
 
@@ -546,7 +518,7 @@ START_TEST(test_random_scenarios)
 		m.task_grp[t] = -1;
 	model_update(&m);
 	model_check(&m);
-	while (m.step < RAND_STEPS) {
+	while (sl_nr_steps() < RAND_STEPS) {
 		unsigned int r = sl_rand(100), i = sl_rand(m.nr), id = sl_rand(2), pct;
 
 		if (r < 15 && m.nr < RAND_GROUPS && !has_task(&m, i)) {
@@ -559,7 +531,7 @@ START_TEST(test_random_scenarios)
 			m.req[m.nr][0] = 0;
 			m.req[m.nr][1] = 1024;
 			mkgroup(RAND_TOP, m.name[m.nr]);
-			model_note(&m, "made %s/%s", RAND_TOP, m.name[m.nr]);
+			sl_step("made %s/%s", RAND_TOP, m.name[m.nr]);
 			m.nr++;
 		} else if (r < 25) {
 			unsigned int val = sl_rand(9) * 128;
@@ -569,18 +541,18 @@ START_TEST(test_random_scenarios)
 			snprintf(v, sizeof(v), "%u", val);
 			ret = sl_write_str(file, v);
 			ck_assert_msg(refused ? ret != 0 : ret == 0,
-				      "writing %u to %s: %s, expected %s; %s; the last steps: %s", val, file,
+				      "writing %u to %s: %s, expected %s; %s", val, file,
 				      ret ? "refused" : "done", refused ? "a refusal (min above max)" : "done",
-				      sl_replay("test_random_scenarios"), model_steps(&m));
+				      sl_scenario("test_random_scenarios"));
 			if (!refused)
 				m.sysctl[id] = val;
-			model_note(&m, "%s %u%s", strrchr(file, '/') + 1, val, refused ? " (refused)" : "");
+			sl_step("%s %u%s", strrchr(file, '/') + 1, val, refused ? " (refused)" : "");
 		} else if (r < 35 && !m.children[i]) {
 			unsigned int t = sl_rand(RAND_TASKS);
 
 			sl_cg_join(path(g, sizeof(g), RAND_TOP, m.name[i]), m.pid[t]);
 			m.task_grp[t] = i;
-			model_note(&m, "task %d into %s", m.pid[t], g);
+			sl_step("task %d into %s", m.pid[t], g);
 		} else if (r >= 35) {
 			pct = sl_rand(3) ? pcts[sl_rand(10)] : sl_rand(10001);
 			if (pct == 10000 && sl_rand(2))
@@ -590,7 +562,7 @@ START_TEST(test_random_scenarios)
 			path(g, sizeof(g), RAND_TOP, m.name[i]);
 			sl_cg_write(g, id ? "cpu.uclamp.max" : "cpu.uclamp.min", v);
 			m.req[i][id] = pct_util(pct);
-			model_note(&m, "%s/cpu.uclamp.%s %s", g, id ? "max" : "min", v);
+			sl_step("%s/cpu.uclamp.%s %s", g, id ? "max" : "min", v);
 		} else {
 			continue;	/* not possible there: draw again */
 		}
