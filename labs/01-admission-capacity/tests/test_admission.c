@@ -678,7 +678,10 @@ static void setup(void)
  * rt_runtime is refused (6.1, no lab's change) when a root domain holds
  * more than that many CPUs would at the new ratio; a killed task gives
  * its bandwidth back.  (No task ever sleeps on a CPU that goes offline,
- * see new_task().)
+ * see new_task(); and a task is made only while every CPU is online: the
+ * affinity it is given covers the CPUs online then, and one made while a
+ * CPU is offline is refused SCHED_DEADLINE, -EPERM, once that CPU is back
+ * in its root domain.)
  */
 #define RAND_STEPS	30
 #define RAND_POOL	6
@@ -792,7 +795,7 @@ START_TEST(test_random_scenarios)
 				m.bw[i] = bw;
 			}
 			expect1(&m, what, ret, fits ? 0 : -EBUSY);
-		} else if (r < 70 && m.bw[i] && nr_tasks < MAX_TASKS) {
+		} else if (r < 70 && m.bw[i] && nr_tasks < MAX_TASKS && online_cpus(&m) == nr_cpus) {
 			snprintf(what, sizeof(what), "killing task %d (it held %.4f CPU)", pid, cpus(m.bw[i]));
 			sl_step("%s", what);
 			sl_child_kill(&tasks[m.pool[i]]);
