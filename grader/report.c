@@ -494,16 +494,32 @@ static void html_text(FILE *f, const char *tag, const char *cls, const char *tex
 	fprintf(f, "</%s>\n", tag);
 }
 
+/* "lab NN TITLE", as the page names a lab */
+static void html_lab_name(FILE *f, const struct lab_result *r)
+{
+	fputs("lab ", f);
+	html_str(f, r->lab);
+	fputc(' ', f);
+	html_str(f, r->title);
+}
+
+/* "labNN/TEST", as class.html names a test */
+static void html_test_name(FILE *f, const char *lab, const char *test)
+{
+	fputs("lab", f);
+	html_str(f, lab);
+	fputc('/', f);
+	html_str(f, test);
+}
+
 static void html_lab(FILE *f, const struct lab_result *r)
 {
 	char line[LINE_MAX_LEN + 64];
 
 	fputs("<div class=\"lab\" id=\"lab", f);
 	html_str(f, r->lab);
-	fputs("\">\n<h2>lab ", f);
-	html_str(f, r->lab);
-	fputs(" ", f);
-	html_str(f, r->title);
+	fputs("\">\n<h2>", f);
+	html_lab_name(f, r);
 	fprintf(f, ": %d/%d</h2>\n", lab_score(r), lab_max(r));
 	if (r->verdict != V_OK || r->detail[0]) {
 		snprintf(line, sizeof(line), "%s%s%s", r->verdict == V_OK ? "" : verdict_text(r->verdict),
@@ -582,10 +598,8 @@ static void write_html(FILE *f)
 
 		fputs("<tr><td><a href=\"#lab", f);
 		html_str(f, r->lab);
-		fputs("\">lab ", f);
-		html_str(f, r->lab);
-		fputs(" ", f);
-		html_str(f, r->title);
+		fputs("\">", f);
+		html_lab_name(f, r);
 		fprintf(f, "</a></td><td class=\"%s\">%d/%d</td><td>", lab_passed(r) ? "pass" : "fail",
 			lab_score(r), lab_max(r));
 		html_str(f, verdict_text(r->verdict));
@@ -1064,10 +1078,8 @@ static void write_class_html(FILE *f)
 	for (int k = 0; k < nr_class_tests; k++) {
 		const struct class_test *ct = &class_tests[k];
 
-		fputs("<tr><td>lab", f);
-		html_str(f, ct->lab);
-		fputc('/', f);
-		html_str(f, ct->name);
+		fputs("<tr><td>", f);
+		html_test_name(f, ct->lab, ct->name);
 		fputs("</td><td>", f);
 		html_bar(f, ct->failed, ct->ran);
 		fprintf(f, "</td><td>%d</td></tr>\n", ct->ran);
@@ -1077,10 +1089,8 @@ static void write_class_html(FILE *f)
 		struct class_test *ct = &class_tests[k];
 
 		qsort(ct->group, ct->nr_groups, sizeof(ct->group[0]), by_count);
-		fputs("<h3>lab", f);
-		html_str(f, ct->lab);
-		fputc('/', f);
-		html_str(f, ct->name);
+		fputs("<h3>", f);
+		html_test_name(f, ct->lab, ct->name);
 		fprintf(f, ": %d of %d failed</h3>\n<table>\n<tr><th>students</th><th>message (numbers as #)</th><th>first of them</th></tr>\n",
 			ct->failed, ct->ran);
 		for (int g = 0; g < ct->nr_groups; g++) {

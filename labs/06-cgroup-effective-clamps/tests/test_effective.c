@@ -440,11 +440,6 @@ static int has_task(const struct model *m, int grp)
 	return 0;
 }
 
-static unsigned int pct_util(unsigned int pct100)
-{
-	return (pct100 * 1024 + 5000) / 10000;
-}
-
 static void model_update(struct model *m)
 {
 	for (int g = 0; g < m->nr; g++) {	/* parents come first */
@@ -468,7 +463,7 @@ static unsigned int effective_util(const char *grp, int id)
 		return 1024;
 	ck_assert_msg(sscanf(b, "%u.%2u", &p, &q) >= 1, "%s's effective %s reads '%s'", grp,
 		      id ? "max" : "min", b);
-	return pct_util(p * 100 + q);
+	return sl_util_of_pct100(p * 100 + q);
 }
 
 static void model_check(const struct model *m)
@@ -561,7 +556,7 @@ START_TEST(test_random_scenarios)
 				sl_pct100_str(pct, v);
 			path(g, sizeof(g), RAND_TOP, m.name[i]);
 			sl_cg_write(g, id ? "cpu.uclamp.max" : "cpu.uclamp.min", v);
-			m.req[i][id] = pct_util(pct);
+			m.req[i][id] = sl_util_of_pct100(pct);
 			sl_step("%s/cpu.uclamp.%s %s", g, id ? "max" : "min", v);
 		} else {
 			continue;	/* not possible there: draw again */
