@@ -20,9 +20,9 @@
 # an interrupted batch resumes where it stopped and a kit change regrades.
 # A grading the grader itself could not finish is never taken as graded:
 # the batch names it, and exits non-zero.  Writes OUT/gradebook.csv,
-# OUT/gradebook.json and OUT/class.html (the class at a glance: each lab's
+# OUT/gradebook.json, OUT/class.html (the class at a glance: each lab's
 # scores, the tests most failed and what they said, links to each
-# student's OUT/STUDENT/report.html).
+# student's OUT/STUDENT/report.html) and OUT/class.json (its numbers).
 set -euo pipefail
 shopt -s extglob
 . "$(dirname "$0")/lib.sh"
@@ -188,7 +188,8 @@ for e in "${entries[@]}"; do
 	seen[$f]=1
 done
 "$BUILD/grader/report" --gradebook-csv "$OUT/gradebook.csv" --gradebook-json "$OUT/gradebook.json" \
-	--class-html "$OUT/class.html" --labs "$LABS" -- "${dirs[@]}" || [ $? = 1 ]
+	--class-html "$OUT/class.html" --class-json "$OUT/class.json" --labs "$LABS" -- "${dirs[@]}" ||
+	[ $? = 1 ]
 if [ -s "$ERRORS" ]; then
 	echo "error: $(wc -l <"$ERRORS") submission(s) not graded, listed in $ERRORS:" >&2
 	sed 's/^/  /' "$ERRORS" >&2

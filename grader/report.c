@@ -23,7 +23,8 @@
  *	lab's similarity to 6.1 (a submission's) is shown beside its score,
  *	and in results.json as a test of no points that only instructors
  *	see (Gradescope's "hidden").
- *   report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--labs "01 02"] DIR...
+ *   report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--class-json OUT]
+ *	[--labs "01 02"] DIR...
  *	a class: each DIR is one student's output folder (its lab*.result
  *	files), named after DIR's last component; one row a student, one
  *	score a lab, the total and the worst verdict (not-graded for a lab
@@ -32,7 +33,9 @@
  *	6.1 outside the labs its submission changes (DIR/changes.txt).
  *	The CSV is RFC 4180, every cell a spreadsheet would read as a
  *	formula neutralised; --labs adds columns no student has a result
- *	for.
+ *	for.  class.html is the class at a glance (histograms, the most
+ *	failed tests and what they said, links to each student's
+ *	report.html), class.json the same numbers for scripts.
  *   report --fallback LOG --json OUT
  *	the results.json of a submission the grader could not grade: score
  *	0 and the end of LOG.
@@ -1029,6 +1032,87 @@ static int by_count(const void *a, const void *b)
 	return ((const struct failure_group *)b)->count - ((const struct failure_group *)a)->count;
 }
 
+/* Lab column @c's scores: @hist[score] students, scores clamped to 0..MAX_TESTS. */
+static void class_histogram(int c, int hist[MAX_TESTS + 1])
+{
+	memset(hist, 0, (MAX_TESTS + 1) * sizeof(*hist));
+	for (int i = 0; i < nr_students; i++) {
+		int sc = student_cell(&students[i], c).score;
+
+		hist[sc < 0 ? 0 : sc > MAX_TESTS ? MAX_TESTS : sc]++;
+	}
+}
+
+/* How many of the students' labs got each verdict. */
+static void class_verdicts(int verdicts[V_NR])
+{
+	memset(verdicts, 0, V_NR * sizeof(*verdicts));
+	for (int i = 0; i < nr_students; i++)
+		for (int c = 0; c < nr_cols; c++)
+			verdicts[student_cell(&students[i], c).verdict]++;
+}
+
+/* The class's tests, most failed first, and each one's messages, most got first. */
+static void class_sort(void)
+{
+	qsort(class_tests, nr_class_tests, sizeof(class_tests[0]), most_failed);
+	for (int k = 0; k < nr_class_tests; k++)
+		qsort(class_tests[k].group, class_tests[k].nr_groups,
+		      sizeof(class_tests[k].group[0]), by_count);
+}
+
+/*
+ * class.json: what class.html shows, for scripts: each lab's histogram,
+ * the verdicts, and every test with how many ran and failed it and its
+ * distinct messages (numbers as "#"), each with how many students got it
+ * and the first of them by name.
+ */
+static void write_class_json(FILE *f)
+{
+	int verdicts[V_NR], hist[MAX_TESTS + 1];
+
+	fprintf(f, "{\n  \"students\": %d,\n  \"labs\": [", nr_students);
+	for (int c = 0; c < nr_cols; c++) {
+		class_histogram(c, hist);
+		fprintf(f, "%s\n    {\"lab\": \"%s\", \"max_score\": %d, \"histogram\": [",
+			c ? "," : "", cols[c], col_max[c]);
+		for (int sc = 0, first = 1; sc <= col_max[c] && sc <= MAX_TESTS; sc++, first = 0)
+			fprintf(f, "%s{\"score\": %d, \"students\": %d}", first ? "" : ", ", sc, hist[sc]);
+		fputs("]}", f);
+	}
+	fputs("\n  ],\n  \"verdicts\": {", f);
+	class_verdicts(verdicts);
+	for (int v = 0, first = 1; v < V_NR; v++) {
+		if (!verdicts[v])
+			continue;
+		fprintf(f, "%s\"%s\": %d", first ? "" : ", ", verdict_names[v], verdicts[v]);
+		first = 0;
+	}
+	fputs("},\n  \"tests\": [", f);
+	for (int k = 0; k < nr_class_tests; k++) {
+		const struct class_test *ct = &class_tests[k];
+
+		fprintf(f, "%s\n    {\"lab\": \"%s\", \"test\": ", k ? "," : "", ct->lab);
+		json_str(f, ct->name);
+		fprintf(f, ", \"ran\": %d, \"failed\": %d, \"other_messages\": %d, \"messages\": [",
+			ct->ran, ct->failed, ct->other);
+		for (int g = 0; g < ct->nr_groups; g++) {
+			const struct failure_group *fg = &ct->group[g];
+
+			fputs(g ? ", {\"message\": " : "{\"message\": ", f);
+			json_str(f, fg->message);
+			fprintf(f, ", \"students\": %d, \"first\": [", fg->count);
+			for (int w = 0; w < fg->count && w < MAX_NAMED; w++) {
+				fputs(w ? ", " : "", f);
+				json_str(f, students[fg->who[w]].name);
+			}
+			fputs("]}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("\n  ]\n}\n", f);
+}
+
 /*
  * class.html: the class at a glance, from the same results as the
  * gradebook (its numbers are the gradebook's): each lab's scores as a
@@ -1041,21 +1125,16 @@ static int by_count(const void *a, const void *b)
  */
 static void write_class_html(FILE *f)
 {
-	int verdicts[V_NR] = { 0 };
+	int verdicts[V_NR], hist[MAX_TESTS + 1];
 
 	fputs(html_head, f);
 	fputs("<style>\n.bar { display: inline-block; height: .8em; background: #4a6fa5; vertical-align: middle; }\n</style>\n", f);
 	fputs("<title>schedlab: the class</title>\n</head>\n<body>\n", f);
 	fprintf(f, "<h1>The class: %d student(s)</h1>\n", nr_students);
 	for (int c = 0; c < nr_cols; c++) {
-		int max = col_max[c], hist[MAX_TESTS + 1] = { 0 };
+		int max = col_max[c];
 
-		for (int i = 0; i < nr_students; i++) {
-			struct cell cell = student_cell(&students[i], c);
-
-			verdicts[cell.verdict]++;
-			hist[cell.score < 0 ? 0 : cell.score > MAX_TESTS ? MAX_TESTS : cell.score]++;
-		}
+		class_histogram(c, hist);
 		fprintf(f, "<h2>lab %s: scores</h2>\n<table>\n<tr><th>score</th><th>students</th></tr>\n", cols[c]);
 		for (int sc = max; sc >= 0; sc--) {
 			fprintf(f, "<tr><td>%d/%d</td><td>", sc, max);
@@ -1065,6 +1144,7 @@ static void write_class_html(FILE *f)
 		fputs("</table>\n", f);
 	}
 	fputs("<h2>Verdicts (a student's lab each)</h2>\n<table>\n", f);
+	class_verdicts(verdicts);
 	for (int v = 0; v < V_NR; v++) {
 		if (!verdicts[v])
 			continue;
@@ -1073,7 +1153,6 @@ static void write_class_html(FILE *f)
 		fprintf(f, "</td><td>%d</td></tr>\n", verdicts[v]);
 	}
 	fputs("</table>\n", f);
-	qsort(class_tests, nr_class_tests, sizeof(class_tests[0]), most_failed);
 	fputs("<h2>Tests, most failed first</h2>\n<table>\n<tr><th>test</th><th>failed</th><th>of</th></tr>\n", f);
 	for (int k = 0; k < nr_class_tests; k++) {
 		const struct class_test *ct = &class_tests[k];
@@ -1086,9 +1165,8 @@ static void write_class_html(FILE *f)
 	}
 	fputs("</table>\n<h2>What the most failed tests said</h2>\n", f);
 	for (int k = 0; k < nr_class_tests && k < 10 && class_tests[k].failed; k++) {
-		struct class_test *ct = &class_tests[k];
+		const struct class_test *ct = &class_tests[k];
 
-		qsort(ct->group, ct->nr_groups, sizeof(ct->group[0]), by_count);
 		fputs("<h3>", f);
 		html_test_name(f, ct->lab, ct->name);
 		fprintf(f, ": %d of %d failed</h3>\n<table>\n<tr><th>students</th><th>message (numbers as #)</th><th>first of them</th></tr>\n",
@@ -1226,6 +1304,7 @@ static void gradebook(char **dirs, int n, const char *labs)
 		if (student_sum(&students[i], &total, &max) != V_OK || total != max)
 			fail(EXIT_FAILED);
 	}
+	class_sort();
 }
 
 /* ---- a submission the grader could not grade ------------------------ */
@@ -1288,14 +1367,15 @@ static const char usage[] =
 	"usage: report [--title T] [--note TEXT] [--style FILE] [--isolation FILE] [--changes FILE]\n"
 	"              [--json OUT] [--junit OUT] [--html OUT]\n"
 	"              [--durations N] [--subset TEXT] RESULT...\n"
-	"       report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--labs \"01 02\"]\n"
-	"              [--] DIR...\n"
+	"       report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--class-json OUT]\n"
+	"              [--labs \"01 02\"] [--] DIR...\n"
 	"       report --fallback LOG --json OUT";
 
 int main(int argc, char **argv)
 {
 	const char *json = NULL, *junit = NULL, *html = NULL, *title = "schedlab results";
-	const char *csv = NULL, *gjson = NULL, *chtml = NULL, *labs = NULL, *fallback = NULL;
+	const char *csv = NULL, *gjson = NULL, *chtml = NULL, *cjson = NULL, *labs = NULL;
+	const char *fallback = NULL;
 	int durations = -1, i, to_stdout;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -1336,6 +1416,8 @@ int main(int argc, char **argv)
 			gjson = val;
 		else if (!strcmp(opt, "--class-html"))
 			chtml = val;
+		else if (!strcmp(opt, "--class-json"))
+			cjson = val;
 		else if (!strcmp(opt, "--labs"))
 			labs = val;
 		else if (!strcmp(opt, "--fallback"))
@@ -1363,6 +1445,8 @@ int main(int argc, char **argv)
 		write_file(gjson, write_gradebook_json);
 		if (chtml)
 			write_file(chtml, write_class_html);
+		if (cjson)
+			write_file(cjson, write_class_json);
 		if (!to_stdout)
 			printf("gradebook: %s %s\n", csv, gjson);
 		return status;

@@ -53,8 +53,8 @@ fi
 # result_json RESULT...: the report's results.json of lab results (fails
 # only if the report cannot read them).
 result_json() { "$TOOLS/report" --json - "$@" || [ $? = 1 ]; }
-# json_true FILTER FILE: jq's FILTER holds on FILE.
-json_true() { jq -e "$1" "$2" >/dev/null; }
+# json_true [JQ-OPTION...] FILTER FILE: jq's FILTER holds on FILE.
+json_true() { jq -e "$@" >/dev/null; }
 # lab_field RESULT KEY: the lab's KEY (verdict, detail...), "" if unreadable.
 lab_field() { result_json "$1" 2>/dev/null | jq -r --arg k "$2" '.extra_data.labs[0][$k]'; }
 

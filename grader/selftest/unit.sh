@@ -181,7 +181,8 @@ printf 'changed\tkernel/sched/core.c:sched_fork\nadded\tkernel/sched/core.c:help
 # The isolation a student's grading ran in (grade-submission.sh writes it).
 echo uid >"$gb/slow/isolation"
 "$TOOLS/report" --gradebook-csv "$gb/gradebook.csv" --gradebook-json "$gb/gradebook.json" \
-	--class-html "$gb/class.html" --labs "01 02" -- "${dirs[@]}" >"$gb/table.txt"
+	--class-html "$gb/class.html" --class-json "$gb/class.json" --labs "01 02" -- "${dirs[@]}" \
+	>"$gb/table.txt"
 st_check "gradebook: exit status 1 (not every student passed)" [ $? = 1 ]
 st_check "gradebook: the table is clean text" clean_text "$gb/table.txt"
 st_check "gradebook: CSV, every student once with the right grade and the worst verdict" \
@@ -242,6 +243,18 @@ st_check "class.html: the most failed test with how many failed it" \
 	grep -qE '<h3>lab01/[a-z_]+: [0-9]+ of 8 failed</h3>' "$gb/class.html"
 html_tags "$gb/class.html" | sort -u >"$gb/class.tags"
 st_same "class.html: no tag but the page's own" "$ST/expected/class.tags" "$gb/class.tags"
+# class.json: class.html's numbers, for scripts; each lab's histogram is
+# the gradebook's scores counted, each test's failures its messages'.
+st_check "class.json: each lab's histogram counts the gradebook's scores" json_true \
+	--slurpfile gb "$gb/gradebook.json" '[.labs[] | .lab as $l | .histogram[] | select(.students > 0) | [$l, .score, .students]] ==
+	 [$gb[0] | [.[].labs | to_entries[]] | group_by(.key)[] | group_by(.value.score)[] |
+	  [(.[0].key | ltrimstr("lab")), .[0].value.score, length]]' "$gb/class.json"
+st_check "class.json: a test's failures are its messages' students, most failed first" json_true \
+	'(.tests | all(.failed == ([.messages[].students] | add // 0) + .other_messages)) and
+	 (.tests | map(.failed) | . == (sort | reverse)) and .students == 8' "$gb/class.json"
+st_check "class.json: the most failed test as class.html shows it" grep -qF \
+	"$(jq -r '.tests[0] | "<h3>lab\(.lab)/\(.test): \(.failed) of \(.ran) failed</h3>"' "$gb/class.json")" \
+	"$gb/class.html"
 
 # The results.json of a submission the grader could not grade: valid, and
 # accepted by Gradescope (check-results.sh), whatever the log holds.
