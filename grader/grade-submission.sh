@@ -4,7 +4,7 @@
 #
 #   grade-submission.sh --submission PATH --out DIR [--labs "01 02"]
 #                       [--slot N] [--branch BRANCH] [--kind KIND] [--test NAME [--seed N]]
-#                       [--review source]
+#                       [--review source] [--artifacts none]
 #
 # KIND (also SUBMISSION_KIND=) says what PATH is:
 #   patch    a patch file: plain diff (git apply) or format-patch mbox
@@ -34,6 +34,8 @@
 # the files the build read outside the tree, and the preprocessed source
 # the change reaches; --review source leaves out the last, 2-4 s, for
 # the kit's own variants of its solutions: selftest/mutants.sh).
+# --artifacts none: only results.json leaves this machine (Gradescope),
+# and it says how the student makes the logs and timelines (grade.sh).
 #
 # Exit status, as grade.sh's: 0 graded, every test passed; 1 graded, a test
 # failed or a lab got a verdict; 2 the grader itself failed (said on
@@ -51,7 +53,7 @@ SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
 # included; the kit's is about 250 MB).
 REPO_MAX=${REPO_MAX:-1073741824}
 
-SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= SEED= REVIEW=full
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= SEED= REVIEW=full ARTIFACTS=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -63,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--test) TEST=$2 ;;
 	--seed) SEED=$2 ;;
 	--review) REVIEW=$2 ;;
+	--artifacts) ARTIFACTS=$2 ;;
 	*) die "grade-submission.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -230,7 +233,7 @@ fi
 grade() {
 	"$KIT/grader/grade.sh" --out "$OUT" --labs "$LABS" --title "$NAME" --isolation "$OUT/isolation" \
 		--changes "$OUT/changes.txt" \
-		${TEST:+--test "$TEST"} ${SEED:+--seed "$SEED"} "$@"
+		${TEST:+--test "$TEST"} ${SEED:+--seed "$SEED"} ${ARTIFACTS:+--artifacts "$ARTIFACTS"} "$@"
 }
 # verdict V DETAIL [LOG]: every lab scores 0, for a reason found before boot.
 verdict() {

@@ -4,7 +4,7 @@
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
 #            [--style CHECKPATCH_OUTPUT] [--test NAME] [--durations N]
 #            [--slot SLOTDIR] [--similarity SUBMISSION_DIFF] [--isolation FILE]
-#            [--changes FILE]
+#            [--changes FILE] [--artifacts kept|none]
 #	--slot (instructor grading): the build and the boots run in that
 #	grading slot's sandbox, within limits (sandbox.sh)
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
@@ -22,6 +22,8 @@
 # (similarity.c; not scored).  --isolation FILE (grade-submission.sh's): the
 # report names the isolation the submission's stages ran in, --changes
 # FILE (grade-submission.sh's) shows the submission's change map.
+# --artifacts none (Gradescope's run_autograder): only results.json leaves
+# this machine, and it says how the student makes the rest (report.c).
 #
 # Writes DIR/bootN.{console,results}.log (each boot's kernel console and the
 # tests' channel), DIR/labNN.result, DIR/results.json, DIR/junit.xml and
@@ -45,7 +47,7 @@ DIE_STATUS=2
 trap 'st=$?; [ -n "${SCORED:-}" ] || [ $st = 0 ] || exit 2' EXIT
 
 SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
-LOG='' TEST='' SEED='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES=''
+LOG='' TEST='' SEED='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES='' ARTIFACTS=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -64,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--similarity) SIMILARITY=$2 ;;
 	--isolation) ISOLATION=$2 ;;
 	--changes) CHANGES=$2 ;;
+	--artifacts) ARTIFACTS=$2 ;;
 	*) die "grade.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -261,7 +264,7 @@ for lab in $LABS; do
 done
 status=0
 NOTE=$(machine_note)
-"$TOOLS/report" --title "$TITLE" ${NOTE:+--note "$NOTE"} ${STYLE:+--style "$STYLE"} ${ISOLATION:+--isolation "$ISOLATION"} ${CHANGES:+--changes "$CHANGES"} ${TEST:+--subset "TEST=$TEST"} \
+"$TOOLS/report" --title "$TITLE" ${NOTE:+--note "$NOTE"} ${STYLE:+--style "$STYLE"} ${ISOLATION:+--isolation "$ISOLATION"} ${CHANGES:+--changes "$CHANGES"} ${TEST:+--subset "TEST=$TEST"} ${ARTIFACTS:+--artifacts "$ARTIFACTS"} \
 	--json "$OUT/results.json" --junit "$OUT/junit.xml" --html "$OUT/report.html" \
 	${DURATIONS:+--durations "$DURATIONS"} \
 	"${results[@]}" || status=$?

@@ -5,12 +5,16 @@
  *
  *   report [--title T] [--note TEXT] [--style FILE] [--isolation FILE]
  *          [--changes FILE] [--json OUT] [--junit OUT] [--html OUT] [--durations N]
- *          [--subset TEXT] RESULT...
+ *          [--subset TEXT] [--artifacts kept|none] RESULT...
  *	the labs' results: a per-lab, per-test table on standard output,
  *	results.json (Gradescope's autograder format: score, tests; under
  *	extra_data each lab's verdict and each test's duration), JUnit
- *	XML and report.html (one page, timelines inline, no script); --note is a line about the grading machine for the instructor
- *	(the table's first, results.json's "output"); --style shows
+ *	XML and report.html (one page, timelines inline, no script); --note
+ *	is a line about the grading machine for the instructor (the table's
+ *	first, results.json's "output"); --artifacts none says that only
+ *	results.json leaves this machine (Gradescope): its "output" says
+ *	so, and a test's timeline is named by the make grade that draws it
+ *	on the student's machine, not by its path here; --style shows
  *	checkpatch's "total:" line, --isolation the
  *	isolation of instructor grading (its file's one line, written by
  *	grade-submission.sh; also under extra_data), --changes the
@@ -63,6 +67,11 @@ static char isolation[64];	/* how instructor grading isolated the submission */
 static struct change_map changes;	/* what the submission changes outside the labs */
 static char note[LINE_MAX_LEN];	/* about the grading machine, for the instructor */
 static const char *subset;		/* --subset: only these tests ran */
+static int artifacts_kept = 1;	/* --artifacts none: only results.json leaves */
+
+/* results.json's word on the files it cannot carry, with --artifacts none. */
+static const char artifacts_note[] =
+	"Only this page is kept here: the kernel's console, each test's placement timeline and report.html stay on the grading machine. On your machine, make grade writes them to build/results/ (open report.html in a browser).";
 static int status = EXIT_PASSED;
 
 static void fail(int code)
@@ -319,9 +328,13 @@ static void write_json(FILE *f)
 		max += lab_max(&lab_results[l]);
 	}
 	fprintf(f, "{\n  \"score\": %d,\n  \"max_score\": %d,\n", score, max);
-	if (note[0]) {
+	if (note[0] || !artifacts_kept) {
+		char out[sizeof(note) + sizeof(artifacts_note) + 2];
+
+		snprintf(out, sizeof(out), "%s%s%s", note, note[0] && !artifacts_kept ? "\n" : "",
+			 artifacts_kept ? "" : artifacts_note);
 		fputs("  \"output\": ", f);
-		json_str(f, note);
+		json_str(f, out);
 		fputs(",\n", f);
 	}
 	fputs("  \"tests\": [", f);
@@ -344,10 +357,17 @@ static void write_json(FILE *f)
 				t->undecided ? "" : "\", ",
 				is_hidden(r) ? "after_published" : "visible");
 			if (svg) {
-				char out[LINE_MAX_LEN + 300];
+				char out[LINE_MAX_LEN + 600];
+				const char *base = strrchr(svg, '/') ? strrchr(svg, '/') + 1 : svg;
 
-				snprintf(out, sizeof(out), "%s\nTimeline (SVG): %s",
-					 t->message, svg);
+				if (artifacts_kept)
+					snprintf(out, sizeof(out), "%s\nTimeline (SVG): %s",
+						 t->message, svg);
+				else if (!is_hidden(r))
+					snprintf(out, sizeof(out), "%s\nTimeline: not kept here; on your machine, make grade LAB=%d TEST=%s draws it (build/results/%s)",
+						 t->message, atoi(r->lab), t->name, base);
+				else
+					snprintf(out, sizeof(out), "%s", t->message);
 				json_str(f, out);
 			} else {
 				json_str(f, t->message);
@@ -1365,7 +1385,7 @@ static void write_file(const char *path, void (*fn)(FILE *))
 
 static const char usage[] =
 	"usage: report [--title T] [--note TEXT] [--style FILE] [--isolation FILE] [--changes FILE]\n"
-	"              [--json OUT] [--junit OUT] [--html OUT]\n"
+	"              [--json OUT] [--junit OUT] [--html OUT] [--artifacts kept|none]\n"
 	"              [--durations N] [--subset TEXT] RESULT...\n"
 	"       report --gradebook-csv OUT --gradebook-json OUT [--class-html OUT] [--class-json OUT]\n"
 	"              [--labs \"01 02\"] [--] DIR...\n"
@@ -1422,6 +1442,8 @@ int main(int argc, char **argv)
 			labs = val;
 		else if (!strcmp(opt, "--fallback"))
 			fallback = val;
+		else if (!strcmp(opt, "--artifacts") && (!strcmp(val, "kept") || !strcmp(val, "none")))
+			artifacts_kept = !strcmp(val, "kept");
 		else
 			die(opt, usage);
 	}

@@ -27,6 +27,12 @@ for who in starter reference; do
 	if "$KIT/grader/gradescope/check-results.sh" "$json" 2>/dev/null; then st_ok; else
 		st_ko "gradescope $who: results.json lacks a field Gradescope requires"
 	fi
+	# Only results.json leaves Gradescope's container: the page says so,
+	# and names no file of the container.
+	if json_true '(.output | test("Only this page is kept here")) and
+		([.tests[].output | test("/tmp/|/autograder/")] | any | not)' "$json"; then st_ok; else
+		st_ko "gradescope $who: results.json does not say what stays in the container, or names a file there"
+	fi
 	score=$(jq '.score' "$json" 2>/dev/null)
 	max=$(jq '[.tests[].max_score] | add' "$json" 2>/dev/null)
 	want=$([ $who = reference ] && echo "$max" || echo 0)

@@ -122,6 +122,15 @@ st_check "report: the drawn timeline is linked" \
 	grep -qF "timeline: $tr/lab01h.test_a.svg" <("$TOOLS/report" "$tr/lab01h.result")
 st_check "report: and named in results.json" json_true \
 	'.tests[0].output | endswith("Timeline (SVG): '"$tr"'/lab01h.test_a.svg")' <(result_json "$tr/lab01h.result")
+# Where only results.json leaves the machine (Gradescope): it says so, and
+# names the make grade that draws a public test's timeline, not its path.
+"$TOOLS/timeline" "$tr/lab01.test_a.trace" "$tr/lab01.test_a.svg"
+st_check "report: --artifacts none, the page says what stays behind and how to make it" json_true \
+	'(.output | test("Only this page is kept here.*make grade writes them to build/results/")) and
+	 (.tests[0].output | endswith("make grade LAB=1 TEST=test_a draws it (build/results/lab01.test_a.svg)")) and
+	 (.tests[1].output | test("build/results|'"$tr"'") | not)' \
+	<("$TOOLS/report" --artifacts none --json - "$tr/lab01.result" "$tr/lab01h.result" || [ $? = 1 ])
+st_xfail "report: --artifacts takes kept or none" "$TOOLS/report" --artifacts some --json - "$tr/lab01.result"
 "$TOOLS/report" --html "$tr/report.html" "$tr/lab01h.result" >/dev/null
 st_check "report: and shown inline in report.html, the SVG as it was drawn" \
 	cmp -s "$tr/lab01h.test_a.svg" <(grep -o 'data:image/svg+xml;base64,[^"]*' "$tr/report.html" |
