@@ -26,13 +26,16 @@
 #               no solution in it; the similarity to 6.1 of copied code
 #   explore     make shell, make gdb, TEST=, the exit statuses and what
 #               GitHub shows (after class: it reuses its submissions)
-# and, only when named (as root; they install podman, and .ci/run runs them
-# in its fresh Debian 12 root):
+# and, only when named (as root; they install podman or Chromium, and
+# .ci/run runs them in its fresh Debian 12 root):
 #   container   the kit's container image, built with podman from a base
 #               made here, and make grade LAB=1 in it (the starter: 0)
 #   gradescope-container  Gradescope's flow in podman: setup.sh, then
 #               run_autograder at 1 CPU and 768 MB on the reference, the
 #               empty upload and two hostile ones, in the uid isolation
+#   browser     after unit: its report.html and class.html in headless
+#               Chromium, a screenshot each; from the DOM, the timelines
+#               render, the links resolve, markup in the texts runs nothing
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
