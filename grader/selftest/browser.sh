@@ -18,7 +18,8 @@ if ! command -v chromium-headless-shell >/dev/null && [ "$(id -u)" = 0 ]; then
 fi
 # chromium ARG...: the browser, headless, allowed to read the pages' files.
 chromium() {
-	timeout 120 chromium-headless-shell --no-sandbox --allow-file-access-from-files \
+	timeout 120 chromium-headless-shell --no-sandbox --disable-dev-shm-usage \
+		--user-data-dir="$BR/profile" --allow-file-access-from-files \
 		--virtual-time-budget=10000 "$@" 2>>"$BR/chromium.log"
 }
 
