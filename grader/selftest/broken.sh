@@ -13,6 +13,7 @@ done
 batch() { BOOT_TIMEOUT=60 "$KIT/grader/grade-all.sh" --submissions "$B" --out "$SELF/broken-out" --labs 01 -j 1; }
 batch >"$SELF/broken.log" 2>&1
 sed 's/^/  /' "$SELF/broken-out/gradebook.csv"
+class_pages_agree "broken class" "$SELF/broken-out"
 while read -r name want; do
 	json=$(result_json "$SELF/broken-out/$name/lab01.result" 2>/dev/null)
 	got=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)

@@ -11,6 +11,7 @@ cp "$KIT"/reference-patches/*.patch "$SELF/class/reference/"
 "$KIT/grader/grade-all.sh" --submissions "$SELF/class" --out "$SELF/class-out" -j 1 \
 	>"$SELF/class.log" 2>&1
 sed 's/^/  /' "$SELF/class-out/gradebook.csv"
+class_pages_agree "class" "$SELF/class-out"
 expect_labs "$SELF/class-out/starter" fail starter
 expect_labs "$SELF/class-out/reference" pass reference
 # What an instructor reviews: nothing of the reference's is flagged, and

@@ -58,6 +58,24 @@ fi
 result_json() { "$TOOLS/report" --json - "$@" || [ $? = 1 ]; }
 # json_true [JQ-OPTION...] FILTER FILE: jq's FILTER holds on FILE.
 json_true() { jq -e "$@" >/dev/null; }
+# class_pages_agree WHAT DIR: grade-all's class.html and class.json in DIR
+# hold the gradebook's numbers: a row a student with its total; each lab's
+# histogram the gradebook's scores counted; a test's failures its
+# messages' students, most failed first.
+class_pages_agree() {
+	st_check "$1: class.html, a row a student with the gradebook's total" diff -u \
+		<(jq -r '.[] | "\(.total)/\(.max_score)"' "$2/gradebook.json") \
+		<(tr -d '\n' <"$2/class.html" | grep -o '/report.html">[^<]*</a></td><td>[0-9]*/[0-9]*' |
+			sed 's/.*<td>//')
+	st_check "$1: class.json, each lab's histogram the gradebook's scores counted" json_true \
+		--slurpfile gb "$2/gradebook.json" '.students == ($gb[0] | length) and
+		[.labs[] | .lab as $l | .histogram[] | select(.students > 0) | [$l, .score, .students]] ==
+		[$gb[0] | [.[].labs | to_entries[]] | group_by(.key)[] | group_by(.value.score)[] |
+		 [(.[0].key | ltrimstr("lab")), .[0].value.score, length]]' "$2/class.json"
+	st_check "$1: class.json, a test's failures its messages' students, most failed first" json_true \
+		'(.tests | all(.failed == ([.messages[].students] | add // 0) + .other_messages)) and
+		 (.tests | map(.failed) | . == (sort | reverse))' "$2/class.json"
+}
 # lab_field RESULT KEY: the lab's KEY (verdict, detail...), "" if unreadable.
 lab_field() { result_json "$1" 2>/dev/null | jq -r --arg k "$2" '.extra_data.labs[0][$k]'; }
 
