@@ -358,14 +358,14 @@ static void write_json(FILE *f)
 				is_hidden(r) ? "after_published" : "visible");
 			if (svg) {
 				char out[LINE_MAX_LEN + 600];
-				const char *base = strrchr(svg, '/') ? strrchr(svg, '/') + 1 : svg;
+				const char *slash = strrchr(svg, '/');
 
 				if (artifacts_kept)
 					snprintf(out, sizeof(out), "%s\nTimeline (SVG): %s",
 						 t->message, svg);
 				else if (!is_hidden(r))
 					snprintf(out, sizeof(out), "%s\nTimeline: not kept here; on your machine, make grade LAB=%d TEST=%s draws it (build/results/%s)",
-						 t->message, atoi(r->lab), t->name, base);
+						 t->message, atoi(r->lab), t->name, slash ? slash + 1 : svg);
 				else
 					snprintf(out, sizeof(out), "%s", t->message);
 				json_str(f, out);

@@ -222,23 +222,12 @@ static long task_structs_held(void)
 /*
  * How many task_structs the kernel holds at rest: one idle task for every
  * possible CPU but the boot one, whose idle task is static; -1 if unknown.
+ * (_SC_NPROCESSORS_CONF: glibc counts /sys/devices/system/cpu/possible.)
  */
 static long task_structs_at_rest(void)
 {
-	char buf[128], *p = buf;
-	long n = 0, lo, hi;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
 
-	read_file("/sys/devices/system/cpu/possible", buf, sizeof(buf));
-	while (sscanf(p, "%ld", &lo) == 1) {
-		hi = lo;
-		p += strspn(p, "0123456789");
-		if (*p == '-' && sscanf(++p, "%ld", &hi) == 1)
-			p += strspn(p, "0123456789");
-		n += hi - lo + 1;
-		if (*p != ',')
-			break;
-		p++;
-	}
 	return n > 0 ? n - 1 : -1;
 }
 
