@@ -682,6 +682,11 @@ static void setup(void)
  * affinity it is given covers the CPUs online then, and one made while a
  * CPU is offline is refused SCHED_DEADLINE, -EPERM, once that CPU is back
  * in its root domain.)
+ *
+ * A scenario is not over before one of its steps told the rule from
+ * 6.1's (which counts the CPUs, 1024 each): until one has, half of the
+ * bandwidth requests aim between what the two admit, and the scenario
+ * runs on past RAND_STEPS (to 3 x RAND_STEPS at most).
  */
 #define RAND_STEPS	30
 #define RAND_POOL	6
@@ -769,7 +774,7 @@ START_TEST(test_random_scenarios)
 	static const int runtimes[] = { 95, 90, 80, 70, 60 };	/* % of the period */
 	struct model1 m = { .runtime_us = sl_rt_runtime_us() };
 	char what[96], val[32];
-	int ret;
+	int ret, told = 0;
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		m.online[cpu] = 1;
@@ -777,14 +782,24 @@ START_TEST(test_random_scenarios)
 		new_task(NULL, 0);
 		m.pool[m.n] = nr_tasks - 1;
 	}
-	while (sl_nr_steps() < RAND_STEPS) {
+	while (sl_nr_steps() < RAND_STEPS || (!told && sl_nr_steps() < 3 * RAND_STEPS)) {
 		unsigned int r = sl_rand(100), i = sl_rand(m.n);
 		pid_t pid = tasks[m.pool[i]].pid;
 
 		if (r < 55) {
 			/* 5% to 90% of a CPU; a task is never tiny (see fill()) */
 			uint64_t bw = SL_BW_UNIT * (5 + sl_rand(86)) / 100;
-			int fits = m.total - m.bw[i] + bw <= limit_bw(active_capacity(&m));
+			uint64_t lo = limit_bw(active_capacity(&m)), hi = limit_bw(online_cpus(&m) * 1024UL);
+			uint64_t others = m.total - m.bw[i];
+			int fits;
+
+			/* what the capacity admits, and 6.1 too: aim between */
+			if (!told && hi > lo && sl_rand(2) && others + SL_BW_UNIT / 20 <= hi)
+				bw = lo + 1 + sl_rand(hi - lo) - others;
+			if (bw < SL_BW_UNIT / 20 || bw > SL_BW_UNIT * 9 / 10)
+				bw = SL_BW_UNIT * (5 + sl_rand(86)) / 100;
+			fits = others + bw <= lo;
+			told |= fits != (others + bw <= hi);
 
 			snprintf(what, sizeof(what), "giving task %d %.4f CPU (it held %.4f)", pid,
 				 cpus(bw), cpus(m.bw[i]));
@@ -811,6 +826,8 @@ START_TEST(test_random_scenarios)
 				continue;
 			if (!on && m.total > limit_bw(active_capacity(&m) - cap[cpu]))
 				want = -EBUSY;
+			if (!on)
+				told |= !!want != (m.total > limit_bw((online_cpus(&m) - 1) * 1024UL));
 			snprintf(what, sizeof(what), "taking CPU %d (capacity %lu) %s", cpu, cap[cpu],
 				 on ? "online" : "offline");
 			sl_step("%s", what);
