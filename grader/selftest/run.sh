@@ -26,6 +26,9 @@
 #               no solution in it; the similarity to 6.1 of copied code
 #   explore     make shell, make gdb, TEST=, the exit statuses and what
 #               GitHub shows (after class: it reuses its submissions)
+#   shells      the labs in order: each lab's reference graded on the
+#               references before it, and each lab's shell.txt through
+#               make shell, before the lab and solved
 # and, only when named (as root; they install podman or Chromium, and
 # .ci/run runs them in its fresh Debian 12 root):
 #   container   the kit's container image, built with podman from a base
@@ -50,7 +53,7 @@ if student_kit; then
 	echo "This course's kit: make test runs the grader's own tests and grades the starter tree,"
 	echo "which must score 0 on every lab.  It cannot check the labs' solutions: the kit has none."
 else
-	PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants explore release}
+	PARTS=${*:-unit timeline texts boot class hidden gradescope broken hostile batch mutants explore shells release}
 fi
 
 # result_json RESULT...: the report's results.json of lab results (fails
