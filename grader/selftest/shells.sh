@@ -72,7 +72,7 @@ stage "the labs in order: each lab's reference on those before it, and its shell
 make -s -C "$KIT" "$BUILD/initramfs-shell.cpio" "$BUILD/grader/small-pages" >"$SH/make.log" 2>&1 ||
 	st_ko "make shell's initramfs and launcher ($SH/make.log)"
 mapfile -t refs < <(ls "$KIT"/reference-patches/*.patch)
-labs=($(all_labs))
+read -ra labs <<<"$(all_labs)"
 for ((k = 0; k <= ${#labs[@]}; k++)); do
 	t0=$SECONDS
 	sub=$SH/refs-1-$k
