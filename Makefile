@@ -43,7 +43,7 @@ TEST_CFLAGS = -O2 -Wall -Wextra -Wno-unused-parameter -Werror=unused-result -sta
 TEST_LIBS := -L$(SYSROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lm -lrt -lpthread
 HOST_CFLAGS := -O2 -Wall -Wextra -Werror
 
-.PHONY: help setup build grade grade-all gradescope reference release test bench clean tools tests initramfs \
+.PHONY: help setup build grade grade-all gradescope reference release test coverage bench clean tools tests initramfs \
 	shell gdb console image
 
 help:
@@ -71,6 +71,8 @@ ifeq ($(STUDENT_KIT),)
 	@echo "                        whose history starts at the starter"
 	@echo "  make test [PARTS=..]  the kit's own test suite (starter scores 0, reference full,"
 	@echo "                        every mutant killed; parts: grader/selftest/run.sh)"
+	@echo "  make coverage [LAB=N] the lines the reference patches add that no public test runs"
+	@echo "                        (gcov in kernel/sched/ of a tree of its own: $(BUILD)/coverage)"
 	@echo "  make bench [RUNS=3] [FLAKE=n]  what grading costs, beside the bare make Image;"
 	@echo "                        FLAKE=n also grades the reference n times in a row;"
 	@echo "                        GRADESCOPE=\"0.5 1\" instead: run_autograder in podman at those"
@@ -239,10 +241,13 @@ release: setup
 	@[ "$(origin OUT)" != file ] || { echo "usage: make release OUT=dir"; exit 2; }
 	@grader/release.sh "$(OUT)"
 
+coverage: setup initramfs tools
+	@grader/coverage.sh $(LABS)
+
 bench: setup initramfs tools
 	@FLAKE="$(FLAKE)" CLASS="$(CLASS)" GRADESCOPE="$(GRADESCOPE)" GS_WHO="$(GS_WHO)" MEMORY="$(or $(MEMORY),768m)" grader/bench.sh $(RUNS)
 else
-grade-all reference gradescope release bench:
+grade-all reference gradescope release coverage bench:
 	@echo "make $@: not in a course's kit (no solutions; your instructor grades submissions)"; exit 2
 endif
 

@@ -51,7 +51,8 @@ title=$(lab_conf "$lab" TITLE)
 
 if [ "$mode" = shell ]; then
 	obj=$OBJ
-	"$KIT/grader/build-kernel.sh" "$KSRC" "$obj" || die "no kernel to boot"
+	# SHELL_CONFIG: a fragment merged on grading's config (make coverage's).
+	"$KIT/grader/build-kernel.sh" "$KSRC" "$obj" ${SHELL_CONFIG:+"$SHELL_CONFIG"} || die "no kernel to boot"
 else
 	obj=$OBJ_DEBUG
 	"$KIT/grader/build-kernel.sh" "$KSRC" "$obj" "$KIT/kconfig/debug/gdb.config" ||
