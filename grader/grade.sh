@@ -228,19 +228,13 @@ boot_labs() {
 }
 
 if [ -z "$VERDICT" ]; then
-	# One boot a topology, labs in order, but a lab whose lab.conf says
-	# FIRST=1 before the others (its tests need what no other lab has
-	# done yet in that boot: lab 5, uclamp never switched on).
+	# One boot a topology, labs in order.
 	declare -A group=()
 	order=()
 	for lab in $LABS; do
 		t=$(lab_conf "$lab" TOPOLOGY)
 		[ -n "${group[$t]:-}" ] || order+=("$t")
-		if [ "$(lab_conf "$lab" FIRST)" = 1 ]; then
-			group[$t]="$lab ${group[$t]:-}"
-		else
-			group[$t]="${group[$t]:-} $lab"
-		fi
+		group[$t]="${group[$t]:-} $lab"
 	done
 	for t in "${order[@]}"; do
 		labs=$(echo ${group[$t]})

@@ -222,7 +222,7 @@ lab_dir() {
 # lab_conf NN KEY: one setting of lab NN (labs/NN-*/lab.conf: KEY=value
 # lines and # comments, read as data), or its default.  Every key, with its
 # default, is here; a key the file has and this list has not is an error.
-LAB_CONF_KEYS=(TITLE= TOPOLOGY=three-tier TIMEOUT=120 ALLOWED= FIRST=0)
+LAB_CONF_KEYS=(TITLE= TOPOLOGY=three-tier TIMEOUT=120 ALLOWED=)
 lab_conf() {
 	local file kv line val='' known=
 	file=$(lab_dir "$1")/lab.conf
