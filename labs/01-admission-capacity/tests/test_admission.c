@@ -818,8 +818,9 @@ START_TEST(test_random_scenarios)
 				bw = lo + 1 + sl_rand(hi - lo) - others;
 			if (bw < SL_BW_UNIT / 20 || bw > SL_BW_UNIT * 9 / 10)
 				bw = SL_BW_UNIT * (5 + sl_rand(86)) / 100;
-			fits = others + bw <= lo;
-			told |= fits != (others + bw <= hi);
+			/* 6.1 admits a deadline task's own bandwidth again at once */
+			fits = (m.bw[i] && bw == m.bw[i]) || others + bw <= lo;
+			told |= fits != ((m.bw[i] && bw == m.bw[i]) || others + bw <= hi);
 
 			snprintf(what, sizeof(what), "giving task %d %.4f CPU (it held %.4f)", pid,
 				 cpus(bw), cpus(m.bw[i]));
