@@ -811,7 +811,7 @@ START_TEST(test_random_scenarios)
 			uint64_t bw = SL_BW_UNIT * (5 + sl_rand(86)) / 100;
 			uint64_t lo = limit_bw(active_capacity(&m)), hi = limit_bw(online_cpus(&m) * 1024UL);
 			uint64_t others = m.total - m.bw[i];
-			int fits;
+			int fits, same;
 
 			/* what the capacity admits, and 6.1 too: aim between */
 			if (!told && hi > lo && sl_rand(2) && others + SL_BW_UNIT / 20 <= hi)
@@ -819,8 +819,9 @@ START_TEST(test_random_scenarios)
 			if (bw < SL_BW_UNIT / 20 || bw > SL_BW_UNIT * 9 / 10)
 				bw = SL_BW_UNIT * (5 + sl_rand(86)) / 100;
 			/* 6.1 admits a deadline task's own bandwidth again at once */
-			fits = (m.bw[i] && bw == m.bw[i]) || others + bw <= lo;
-			told |= fits != ((m.bw[i] && bw == m.bw[i]) || others + bw <= hi);
+			same = m.bw[i] && bw == m.bw[i];
+			fits = same || others + bw <= lo;
+			told |= fits != (same || others + bw <= hi);
 
 			snprintf(what, sizeof(what), "giving task %d %.4f CPU (it held %.4f)", pid,
 				 cpus(bw), cpus(m.bw[i]));
