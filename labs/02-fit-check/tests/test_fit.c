@@ -39,7 +39,7 @@
 #include <string.h>
 
 #define DEADLINE	(20 * NSEC_PER_MSEC)
-#define WAKEUPS		5
+#define WAKEUPS		3
 #define SLEEP_US	22000	/* longer than DEADLINE */
 #define PARTITION	"lab02"
 
@@ -145,9 +145,13 @@ static void cleanup(void)
 	sl_partition_remove(PARTITION);
 }
 
-/* One run of a case: the partition and the hogs it asks for, and the task. */
-static void run_once(const struct fit_case *fc, const struct tiers *t,
-		     struct pl_spec *spec, const char *cpus, struct pl_result *res)
+/*
+ * One run of a case: the partition and the hogs it asks for, and the task;
+ * traced for the report's timeline unless @untraced (a random scenario's
+ * tasks, one after the other, would share one timeline).
+ */
+static void run_once(const struct fit_case *fc, const struct tiers *t, struct pl_spec *spec,
+		     const char *cpus, struct pl_result *res, int untraced)
 {
 	pid_t hog_pids[SL_MAX_CPUS];
 	struct sl_hogs h = { .n = 0 };
@@ -158,7 +162,7 @@ static void run_once(const struct fit_case *fc, const struct tiers *t,
 		sl_partition_make(PARTITION, cpus);
 		spec->cgroup = PARTITION;
 	}
-	traced = sl_trace_start() == 0;
+	traced = !untraced && sl_trace_start() == 0;
 	for (int i = 0; i < NR_TIERS; i++)
 		if (fc->busy & BIT(i))
 			sl_hogs_start(&h, t->cap[i]);
@@ -211,7 +215,7 @@ static void run_case(const struct fit_case *fc)
 		snprintf(expected, sizeof(expected), "a CPU of capacity %lu", t.cap[fc->expect]);
 
 	for (run = 1; run <= RUNS && !counted; run++) {
-		run_once(fc, &t, &spec, cpus, &res);
+		run_once(fc, &t, &spec, cpus, &res, 0);
 		for (int i = 0; i < res.n; i++) {
 			unsigned long got = sl_cpu_capacity(res.cpu[i]);
 
@@ -399,6 +403,152 @@ START_TEST(test_remaining_demand_over_time_left)
 }
 END_TEST
 
+/*
+ * The rules against a model, on a seeded random scenario (sl_seed()):
+ * RANDOM_TASKS tasks one after the other, each with a random demand (100
+ * to 1000: a runtime of 2 ms or more, which the task's own reads of
+ * /proc/self/sched do not use up, placement.h), either with a random set
+ * of tiers kept busy by deadline hogs or in a cpuset partition of two or
+ * three tiers (one CPU each), started on a free CPU of a tier the model
+ * does not choose, sleeping and waking up once.  A wakeup placed on the
+ * task's static demand must be on a CPU of the capacity the model gives:
+ * of the free CPUs the task may use, the slowest of those that fit it;
+ * when none does, the fastest.  A draw that leaves one tier to choose
+ * from tests no choice and is drawn again.  The period is drawn from 1,
+ * 1.5 or 2 deadlines (the demand is still runtime / deadline), longer
+ * when the hogs (a whole CPU each) and the task would not be admitted with
+ * a margin under either admission rule (lab 1's capacities, or 6.1's
+ * count of CPUs); each sleep outlasts it, so the wakeup starts a new
+ * instance.
+ */
+#define RANDOM_TASKS	5
+
+/* The tier a task of @demand wakes up on, of the free tiers @free. */
+static enum tier model_tier(const struct tiers *t, unsigned int free, unsigned long demand)
+{
+	int i;
+
+	for (i = SLOW; i < NR_TIERS; i++)	/* slowest first */
+		if ((free & BIT(i)) && t->cap[i] >= demand)
+			return i;
+	for (i = FAST; !(free & BIT(i)); i--)
+		;
+	return i;
+}
+
+/* Draw one task of the scenario: its case (partition, busy, start) and spec. */
+static void draw_task(const struct tiers *t, struct fit_case *fc, struct pl_spec *spec)
+{
+	/* The busy sets whose hogs leave room: a hog a CPU, 2 on FAST. */
+	static const unsigned int busy_sets[] = {
+		0, BIT(SLOW), BIT(MID), BIT(FAST), BIT(SLOW) | BIT(MID),
+	};
+	double room, bw;
+	unsigned int free, cap_sum;
+	unsigned long demand;
+	int hogs, n;
+
+	do {
+		memset(fc, 0, sizeof(*fc));
+		if (sl_rand(3) == 0) {
+			fc->partition = BIT(SLOW) | BIT(MID) | BIT(FAST);
+			fc->partition &= ~(sl_rand(4) < 3 ? BIT(sl_rand(NR_TIERS)) : 0);
+			free = fc->partition;
+		} else {
+			fc->busy = busy_sets[sl_rand(sizeof(busy_sets) / sizeof(busy_sets[0]))];
+			free = ~fc->busy & (BIT(SLOW) | BIT(MID) | BIT(FAST));
+		}
+		demand = 100 + sl_rand(901);
+		fc->expect = model_tier(t, free, demand);
+		free &= ~BIT(fc->expect);
+	} while (!free);
+	/* Start on another free tier, drawn. */
+	n = __builtin_popcount(free);
+	for (fc->start = SLOW, n = sl_rand(n); !(free & BIT(fc->start)) || n--; fc->start++)
+		;
+
+	cap_sum = hogs = 0;
+	for (int i = 0; i < sl_nr_cpus(); i++) {
+		unsigned long c = sl_cpu_capacity(i);
+
+		for (int k = SLOW; k < NR_TIERS; k++) {
+			if (c != t->cap[k])
+				continue;
+			hogs += !!(fc->busy & BIT(k));
+			if (!fc->partition || (fc->partition & BIT(k) && i == t->cpu[k]))
+				cap_sum += c;
+		}
+	}
+	/* 90% of the smaller of the two rules' limits (95% of the capacity). */
+	room = 0.9 * 0.95 * cap_sum / SL_CAPACITY_SCALE - hogs;
+	memset(spec, 0, sizeof(*spec));
+	spec->wakeups = 1;
+	spec->start_cpu = t->cpu[fc->start];
+	spec->dl.deadline = DEADLINE;
+	spec->dl.runtime = runtime_for(demand, DEADLINE);
+	/* A period of 1, 1.5 or 2 deadlines, longer when admission needs it. */
+	spec->dl.period = DEADLINE * (2 + sl_rand(3)) / 2;
+	bw = (double)spec->dl.runtime / spec->dl.period;
+	if (bw > room)
+		spec->dl.period = (uint64_t)(bw / room * spec->dl.period / NSEC_PER_MSEC + 1) *
+				  NSEC_PER_MSEC;
+	spec->sleep_us = spec->dl.period / NSEC_PER_USEC + 2000;
+	fc->period = spec->dl.period;
+	fc->sleep_us = spec->sleep_us;
+}
+
+START_TEST(test_random_scenarios)
+{
+	char cpus[32], busy[32], what[160];
+	struct pl_result res;
+	struct pl_spec spec;
+	struct fit_case fc;
+	int counted = 0;
+	struct tiers t;
+
+	get_tiers(&t);
+	sl_seed();
+	for (int task = 1; task <= RANDOM_TASKS; task++) {
+		draw_task(&t, &fc, &spec);
+		*cpus = *busy = '\0';
+		for (int i = 0; i < NR_TIERS; i++) {
+			if (fc.partition & BIT(i))
+				snprintf(cpus + strlen(cpus), sizeof(cpus) - strlen(cpus), "%s%d",
+					 *cpus ? "," : "", t.cpu[i]);
+			if (fc.busy & BIT(i))
+				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy), "%s%s",
+					 *busy ? " and " : "", tier_name[i]);
+		}
+		snprintf(what, sizeof(what),
+			 "task %d: demand %lu (%.2f of %.0f ms, period %.0f ms), started on CPU %d, %s%s%s",
+			 task, sl_dl_demand(&spec.dl), spec.dl.runtime / 1e6, spec.dl.deadline / 1e6,
+			 spec.dl.period / 1e6, spec.start_cpu,
+			 *cpus ? "in a partition of CPUs " : *busy ? "the " : "no CPU busy",
+			 *cpus ? cpus : busy, *cpus || !*busy ? "" : " CPUs busy");
+		sl_step("%s", what);
+		run_once(&fc, &t, &spec, cpus, &res, 1);
+		/* Each hog moved the test off its CPU: every CPU again. */
+		ck_assert_int_eq(sl_unpin(0), 0);
+		for (int i = 0; i < res.n; i++) {
+			int cpu = res.cpu[i];
+
+			if (!pl_static_wakeup(&spec, &res, i))
+				continue;
+			counted++;
+			ck_assert_msg(sl_cpu_capacity(cpu) == t.cap[fc.expect] &&
+				      (!fc.partition || cpu == t.cpu[fc.expect]),
+				      "wakeup %d of %d: the task ran on CPU %d of capacity %lu; expected %s%d of capacity %lu: of the free CPUs it may use, the slowest that fits it, or the fastest when none does; %s",
+				      i + 1, res.n, cpu, sl_cpu_capacity(cpu),
+				      fc.partition ? "CPU " : "a CPU like CPU ", t.cpu[fc.expect],
+				      t.cap[fc.expect], sl_scenario("test_random_scenarios"));
+		}
+	}
+	ck_assert_msg(counted,
+		      "inconclusive: none of the %d tasks woke up into a new instance (each one's runtime ran out while the emulated CPU stalled); the machine is too slow for this test; %s",
+		      RANDOM_TASKS, sl_scenario("test_random_scenarios"));
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab02", cleanup, NULL);
@@ -416,5 +566,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_remaining_demand_higher_judged_statically);
 	sl_add_test(s, test_remaining_demand_lower_fits_slower_cpu);
 	sl_add_test(s, test_remaining_demand_over_time_left);
+	sl_add_test(s, test_random_scenarios);
 	return s;
 }

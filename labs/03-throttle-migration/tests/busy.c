@@ -95,7 +95,7 @@ static void busy_child(const void *arg, void *out)
 void busy_observe(const struct busy_spec *spec, struct busy_result *res,
 		  unsigned long hog_cap)
 {
-	int traced = sl_trace_start() == 0, n = 1;
+	int traced = !spec->untraced && sl_trace_start() == 0, n = 1;
 	pid_t pids[SL_MAX_CPUS + 1];
 	struct sl_hogs h = { .n = 0 };
 	struct sl_child c;

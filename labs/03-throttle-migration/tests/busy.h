@@ -54,6 +54,7 @@ struct busy_spec {
 	 * at a throttle, so by then the answer cannot change any more.
 	 */
 	int settle;
+	int untraced;		/* no timeline (a random scenario's tasks would share one) */
 };
 
 /* What it saw; times in ms since sched_setattr() returned. */

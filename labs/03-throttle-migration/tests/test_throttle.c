@@ -19,8 +19,8 @@
  * and the move must show when it resumes after the first one.  An
  * emulated CPU that the host stalls (TCG under load) makes a throttle
  * late, or long, never a different one.  A move can only happen at a
- * throttle, so a task has settled once it has run again after two more
- * throttles where it is: each test stops there.
+ * throttle, so a task has settled once it has run again after one more
+ * throttle where it is: each test stops there.
  */
 #include "busy.h"
 
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #define MAX_MS		3000	/* a test child spins at most 30 periods */
-#define SETTLE		2	/* throttles after the last move */
+#define SETTLE		1	/* throttles after the last move */
 #define WAIT_MS		SL_DL_IDLE_MS	/* for a move due within a period */
 
 /* The misfit task, started on @cpu. */
@@ -226,8 +226,8 @@ START_TEST(test_bandwidth_moves_with_the_task)
 	/*
 	 * The move is due at the first throttle.  Each replenishment moves
 	 * the task's deadline on by a period: once it has been replenished
-	 * twice (SETTLE) where it started, it has run there after that
-	 * throttle, and it will not move any more.
+	 * twice where it started, it has run there after that throttle, and
+	 * it will not move any more.
 	 */
 	t0 = sl_now_ms();
 	for (end = t0 + WAIT_MS; sl_now_ms() < end; usleep(SL_POLL_US)) {
@@ -235,7 +235,7 @@ START_TEST(test_bandwidth_moves_with_the_task)
 		periods = (sl_proc_sched(task.pid, "dl.deadline") - d0) / (long long)BUSY_PERIOD;
 		cpu = sl_task_cpu(task.pid);
 		if ((cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl)) ||
-		    periods >= SETTLE)
+		    periods >= 2)
 			break;
 	}
 	ck_assert_msg(cpu >= 0 && sl_cpu_capacity(cpu) >= sl_dl_demand(&busy_dl),
@@ -262,6 +262,107 @@ static void setup(void)
 	sl_wait_dl_idle();
 }
 
+/*
+ * The rules against a model, on a seeded random scenario (sl_seed()):
+ * RANDOM_TASKS busy tasks one after the other, each with a random demand
+ * (300 to 900 over a 15 ms deadline, period 80 ms, so that even on the
+ * slowest CPU it throttles with its timer armed), started on a random CPU
+ * (four times in five one slower than the fastest), with the CPUs of one random
+ * capacity other than its own, or none, kept busy.  The model: a task
+ * that fits its CPU stays; one that does not, at its first throttle, goes
+ * to what find_later_rq() offers (lab 2's rule on the free CPUs: the
+ * slowest that fits, else the fastest) if that fits it or is faster than
+ * its own CPU, else it stays; and it never moves again.  Each task runs
+ * until it has been throttled once where it ended up.  If no task before
+ * the last was to move, the last one is drawn until it is (a kernel that
+ * never moves a task would pass a scenario of tasks that stay).
+ */
+#define RANDOM_TASKS	3
+#define RANDOM_DEADLINE	(15 * NSEC_PER_MSEC)
+#define RANDOM_PERIOD	(80 * NSEC_PER_MSEC)
+
+/* The capacity find_later_rq() offers @demand of the CPUs not of capacity @busy. */
+static unsigned long offered(unsigned long demand, unsigned long busy)
+{
+	unsigned long fit = 0, fastest = 0;
+
+	for (int i = 0, n = sl_nr_cpus(); i < n; i++) {
+		unsigned long c = sl_cpu_capacity(i);
+
+		if (c == busy)
+			continue;
+		if (c >= demand && (!fit || c < fit))
+			fit = c;
+		if (c > fastest)
+			fastest = c;
+	}
+	return fit ? fit : fastest;
+}
+
+START_TEST(test_random_scenarios)
+{
+	int n = sl_nr_cpus(), moves = 0;
+
+	sl_seed();
+	for (int task = 1; task <= RANDOM_TASKS; task++) {
+		struct busy_spec spec = { .max_ms = MAX_MS, .settle = 1, .untraced = 1 };
+		unsigned long demand, busy, cap, to;
+		struct busy_result res;
+		char seen[512], hogs[48];
+
+		/* The last task moves if none before it did: staying proves little. */
+		do {
+			/* Four starts in five on a CPU slower than the fastest. */
+			do
+				spec.cpu = sl_rand(n);
+			while ((sl_cpu_capacity(spec.cpu) == sl_max_capacity()) != !sl_rand(5));
+			cap = sl_cpu_capacity(spec.cpu);
+			do
+				busy = sl_rand(2) ? sl_cpu_capacity(sl_rand(n)) : 0;
+			while (busy == cap);
+			demand = 300 + sl_rand(601);
+			spec.dl = (struct sl_dl){ (RANDOM_DEADLINE * demand + SL_CAPACITY_SCALE - 1) /
+						  SL_CAPACITY_SCALE, RANDOM_DEADLINE, RANDOM_PERIOD };
+			demand = sl_dl_demand(&spec.dl);
+			to = offered(demand, busy);
+			if (cap >= demand || (to < demand && to <= cap))
+				to = 0;
+		} while (task == RANDOM_TASKS && !moves && !to);
+		moves += !!to;
+		snprintf(hogs, sizeof(hogs), busy ? "the CPUs of capacity %lu busy" : "no CPU busy", busy);
+		sl_step("task %d: demand %lu (%.2f of %.0f ms, period %.0f ms), started on CPU %d of capacity %lu, %s",
+			task, demand, spec.dl.runtime / 1e6, spec.dl.deadline / 1e6,
+			spec.dl.period / 1e6, spec.cpu, cap, hogs);
+		busy_observe(&spec, &res, busy);
+		/* The hogs and the task moved the test off their CPUs: every CPU again. */
+		ck_assert_int_eq(sl_unpin(0), 0);
+		sl_wait_dl_idle();
+		busy_history(&res, seen, sizeof(seen));
+		ck_assert_msg(res.throttles > 0,
+			      "the busy task was never throttled in %.0f ms; expected one a period (its pauses: %s); %s",
+			      res.ms, seen, sl_scenario("test_random_scenarios"));
+		if (!to) {
+			ck_assert_msg(res.n == 0,
+				      "the task moved to CPU %d (capacity %lu) at %.1f ms; expected it to stay: %s (its pauses: %s); %s",
+				      res.change[0].to, sl_cpu_capacity(res.change[0].to), res.change[0].ms,
+				      cap >= demand ? "it fits its CPU" :
+				      "find_later_rq() offers no CPU that fits it or is faster than its own",
+				      seen, sl_scenario("test_random_scenarios"));
+			continue;
+		}
+		ck_assert_msg(res.n > 0 && sl_cpu_capacity(res.change[0].to) == to &&
+			      res.change[0].throttle == 1 && res.n == 1,
+			      "the task %s; expected one move, at its first throttle, to a CPU of capacity %lu: %s (its pauses: %s); %s",
+			      res.n == 0 ? "never moved" :
+			      res.change[0].throttle != 1 ? "moved later than its first throttle" :
+			      res.n > 1 ? "moved more than once" : "moved to a CPU of another capacity",
+			      to, to >= demand ? "the slowest free CPU that fits it" :
+			      "no free CPU fits it, and the fastest free one is faster than its own",
+			      seen, sl_scenario("test_random_scenarios"));
+	}
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
 	Suite *s = sl_suite("lab03", setup, NULL);
@@ -270,5 +371,6 @@ Suite *lab_suite(void)
 	sl_add_test(s, test_fitting_task_stays);
 	sl_add_test(s, test_misfit_everywhere_moves_to_faster);
 	sl_add_test(s, test_bandwidth_moves_with_the_task);
+	sl_add_test(s, test_random_scenarios);
 	return s;
 }
