@@ -25,7 +25,8 @@ shell_expect() {
 01	solved	1	^0-3$
 01	solved	4	^cpu[0-3] running_bw [0-9]+ .* free 1 capacity [0-9]+$
 02	before	+	sched_wakeup: +dl:[0-9]+ 
-02	solved	3	sched_wakeup: +dl:[0-9]+ .*CPU:00[23]$
+02	solved	+	sched_wakeup: +dl:[0-9]+ .*CPU:00[23]$
+02	solved	0	sched_wakeup: +dl:[0-9]+ .*CPU:00[01]$
 03	before	1	^0$
 03	solved	1	^[23]$
 04	solved	1	^cpu1 uclamp\.min 307 tasks 0 1 0 0 0 values 0 307 0 0 0$
