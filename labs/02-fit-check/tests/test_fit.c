@@ -176,6 +176,26 @@ static void run_once(const struct fit_case *fc, const struct tiers *t, struct pl
 }
 
 /*
+ * A case's partition as a cpuset list ("0,2", empty if none) in @cpus and
+ * its busy tiers in words ("middle and fastest") in @busy, NAMES_LEN bytes
+ * each.
+ */
+#define NAMES_LEN	32
+
+static void case_names(const struct fit_case *fc, const struct tiers *t, char *cpus, char *busy)
+{
+	*cpus = *busy = '\0';
+	for (int i = 0; i < NR_TIERS; i++) {
+		if (fc->partition & BIT(i))
+			snprintf(cpus + strlen(cpus), NAMES_LEN - strlen(cpus), "%s%d", *cpus ? "," : "",
+				 t->cpu[i]);
+		if (fc->busy & BIT(i))
+			snprintf(busy + strlen(busy), NAMES_LEN - strlen(busy), "%s%s", *busy ? " and " : "",
+				 tier_name[i]);
+	}
+}
+
+/*
  * Every wakeup placed on the task's static demand (pl_static_wakeup())
  * must be on the expected CPU.  Almost all are; when a host stalled the
  * emulated CPUs so much that none of a run's was, the run is repeated.
@@ -185,7 +205,7 @@ static void run_once(const struct fit_case *fc, const struct tiers *t, struct pl
 static void run_case(const struct fit_case *fc)
 {
 	struct pl_spec spec = { .wakeups = WAKEUPS };
-	char cpus[32] = "", busy[32] = "", expected[48];
+	char cpus[NAMES_LEN], busy[NAMES_LEN], expected[48];
 	int want, counted = 0, run;
 	struct pl_result res;
 	unsigned long demand;
@@ -198,14 +218,7 @@ static void run_case(const struct fit_case *fc)
 	spec.dl.runtime = runtime_for(demand_of(fc->demand, &t), spec.dl.deadline);
 	spec.sleep_us = fc->sleep_us ?: SLEEP_US;
 	demand = sl_dl_demand(&spec.dl);
-	for (int i = 0; i < NR_TIERS; i++) {
-		if (fc->partition & BIT(i))
-			snprintf(cpus + strlen(cpus), sizeof(cpus) - strlen(cpus), "%s%d",
-				 *cpus ? "," : "", t.cpu[i]);
-		if (fc->busy & BIT(i))
-			snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy), "%s%s",
-				 *busy ? " and " : "", tier_name[i]);
-	}
+	case_names(fc, &t, cpus, busy);
 	/* In a partition there is one CPU of each tier: that one. */
 	want = t.cpu[fc->expect];
 	if (fc->partition)
@@ -499,7 +512,7 @@ static void draw_task(const struct tiers *t, struct fit_case *fc, struct pl_spec
 
 START_TEST(test_random_scenarios)
 {
-	char cpus[32], busy[32], what[160];
+	char cpus[NAMES_LEN], busy[NAMES_LEN], what[160];
 	struct pl_result res;
 	struct pl_spec spec;
 	struct fit_case fc;
@@ -510,15 +523,7 @@ START_TEST(test_random_scenarios)
 	sl_seed();
 	for (int task = 1; task <= RANDOM_TASKS; task++) {
 		draw_task(&t, &fc, &spec);
-		*cpus = *busy = '\0';
-		for (int i = 0; i < NR_TIERS; i++) {
-			if (fc.partition & BIT(i))
-				snprintf(cpus + strlen(cpus), sizeof(cpus) - strlen(cpus), "%s%d",
-					 *cpus ? "," : "", t.cpu[i]);
-			if (fc.busy & BIT(i))
-				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy), "%s%s",
-					 *busy ? " and " : "", tier_name[i]);
-		}
+		case_names(&fc, &t, cpus, busy);
 		snprintf(what, sizeof(what),
 			 "task %d: demand %lu (%.2f of %.0f ms, period %.0f ms), started on CPU %d, %s%s%s",
 			 task, sl_dl_demand(&spec.dl), spec.dl.runtime / 1e6, spec.dl.deadline / 1e6,
