@@ -43,6 +43,23 @@ int sl_fastest_cpu(void)
 	return best;
 }
 
+unsigned long sl_dl_offered(unsigned long demand, unsigned int free_cpus)
+{
+	unsigned long fit = 0, fastest = 0;
+
+	for (int i = 0, n = sl_nr_cpus(); i < n; i++) {
+		unsigned long c = sl_cpu_capacity(i);
+
+		if (!(free_cpus & (1U << i)))
+			continue;
+		if (c >= demand && (!fit || c < fit))
+			fit = c;
+		if (c > fastest)
+			fastest = c;
+	}
+	return fit ? fit : fastest;
+}
+
 void sl_child_become_dl(const char *grp, int cpu, const struct sl_dl *dl)
 {
 	struct sched_param fifo = { .sched_priority = 1 };

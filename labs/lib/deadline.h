@@ -34,6 +34,13 @@ unsigned long sl_dl_demand(const struct sl_dl *dl);
  * fastest (the highest number on a tie). */
 int sl_slowest_cpu(void);
 int sl_fastest_cpu(void);
+/*
+ * The capacity of the CPU that lab 2's rule (find_later_rq() through
+ * cpudl_find()) offers a deadline task of @demand, of the free CPUs
+ * @free_cpus (bit N: CPU N): the slowest that fits it, or the fastest
+ * when none does; 0 when none is free.  The random scenarios' model.
+ */
+unsigned long sl_dl_offered(unsigned long demand, unsigned int free_cpus);
 
 /*
  * In a test child (task.h): join cgroup @grp (unless NULL), run on @cpu,

@@ -436,15 +436,30 @@ END_TEST
  */
 #define RANDOM_TASKS	5
 
-/* The tier a task of @demand wakes up on, of the free tiers @free. */
-static enum tier model_tier(const struct tiers *t, unsigned int free, unsigned long demand)
+/*
+ * The CPUs (bit N: CPU N) of the tiers @tiers: in a partition one CPU of
+ * each (run_case()'s), else every CPU of their capacities.
+ */
+static unsigned int cpus_of(const struct tiers *t, unsigned int tiers, int partition)
 {
+	unsigned int cpus = 0;
+
+	for (int i = 0; i < sl_nr_cpus(); i++)
+		for (int k = SLOW; k < NR_TIERS; k++)
+			if ((tiers & BIT(k)) && sl_cpu_capacity(i) == t->cap[k] &&
+			    (!partition || i == t->cpu[k]))
+				cpus |= 1U << i;
+	return cpus;
+}
+
+/* The tier a task of @demand wakes up on, of the free tiers @free. */
+static enum tier model_tier(const struct tiers *t, unsigned int free, int partition,
+			    unsigned long demand)
+{
+	unsigned long cap = sl_dl_offered(demand, cpus_of(t, free, partition));
 	int i;
 
-	for (i = SLOW; i < NR_TIERS; i++)	/* slowest first */
-		if ((free & BIT(i)) && t->cap[i] >= demand)
-			return i;
-	for (i = FAST; !(free & BIT(i)); i--)
+	for (i = SLOW; t->cap[i] != cap; i++)
 		;
 	return i;
 }
@@ -456,23 +471,23 @@ static void draw_task(const struct tiers *t, struct fit_case *fc, struct pl_spec
 	static const unsigned int busy_sets[] = {
 		0, BIT(SLOW), BIT(MID), BIT(FAST), BIT(SLOW) | BIT(MID),
 	};
+	unsigned int free, all = BIT(SLOW) | BIT(MID) | BIT(FAST), allowed;
+	unsigned long demand, cap_sum = 0;
 	double room, bw;
-	unsigned int free, cap_sum;
-	unsigned long demand;
-	int hogs, n;
+	int n;
 
 	do {
 		memset(fc, 0, sizeof(*fc));
 		if (sl_rand(3) == 0) {
-			fc->partition = BIT(SLOW) | BIT(MID) | BIT(FAST);
+			fc->partition = all;
 			fc->partition &= ~(sl_rand(4) < 3 ? BIT(sl_rand(NR_TIERS)) : 0);
 			free = fc->partition;
 		} else {
 			fc->busy = busy_sets[sl_rand(sizeof(busy_sets) / sizeof(busy_sets[0]))];
-			free = ~fc->busy & (BIT(SLOW) | BIT(MID) | BIT(FAST));
+			free = ~fc->busy & all;
 		}
 		demand = 100 + sl_rand(901);
-		fc->expect = model_tier(t, free, demand);
+		fc->expect = model_tier(t, free, !!fc->partition, demand);
 		free &= ~BIT(fc->expect);
 	} while (!free);
 	/* Start on another free tier, drawn. */
@@ -480,20 +495,13 @@ static void draw_task(const struct tiers *t, struct fit_case *fc, struct pl_spec
 	for (fc->start = SLOW, n = sl_rand(n); !(free & BIT(fc->start)) || n--; fc->start++)
 		;
 
-	cap_sum = hogs = 0;
-	for (int i = 0; i < sl_nr_cpus(); i++) {
-		unsigned long c = sl_cpu_capacity(i);
-
-		for (int k = SLOW; k < NR_TIERS; k++) {
-			if (c != t->cap[k])
-				continue;
-			hogs += !!(fc->busy & BIT(k));
-			if (!fc->partition || (fc->partition & BIT(k) && i == t->cpu[k]))
-				cap_sum += c;
-		}
-	}
+	allowed = cpus_of(t, fc->partition ?: all, !!fc->partition);
+	for (int i = 0; i < sl_nr_cpus(); i++)
+		if (allowed & (1U << i))
+			cap_sum += sl_cpu_capacity(i);
 	/* 90% of the smaller of the two rules' limits (95% of the capacity). */
-	room = 0.9 * 0.95 * cap_sum / SL_CAPACITY_SCALE - hogs;
+	room = 0.9 * 0.95 * cap_sum / SL_CAPACITY_SCALE -
+	       __builtin_popcount(cpus_of(t, fc->busy, 0));	/* a hog a CPU */
 	memset(spec, 0, sizeof(*spec));
 	spec->wakeups = 1;
 	spec->start_cpu = t->cpu[fc->start];

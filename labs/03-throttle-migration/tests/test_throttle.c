@@ -281,22 +281,15 @@ static void setup(void)
 #define RANDOM_DEADLINE	(15 * NSEC_PER_MSEC)
 #define RANDOM_PERIOD	(80 * NSEC_PER_MSEC)
 
-/* The capacity find_later_rq() offers @demand of the CPUs not of capacity @busy. */
-static unsigned long offered(unsigned long demand, unsigned long busy)
+/* The CPUs not of capacity @busy (bit N: CPU N). */
+static unsigned int free_cpus(unsigned long busy)
 {
-	unsigned long fit = 0, fastest = 0;
+	unsigned int free = 0;
 
-	for (int i = 0, n = sl_nr_cpus(); i < n; i++) {
-		unsigned long c = sl_cpu_capacity(i);
-
-		if (c == busy)
-			continue;
-		if (c >= demand && (!fit || c < fit))
-			fit = c;
-		if (c > fastest)
-			fastest = c;
-	}
-	return fit ? fit : fastest;
+	for (int i = 0, n = sl_nr_cpus(); i < n; i++)
+		if (sl_cpu_capacity(i) != busy)
+			free |= 1U << i;
+	return free;
 }
 
 START_TEST(test_random_scenarios)
@@ -305,7 +298,7 @@ START_TEST(test_random_scenarios)
 
 	sl_seed();
 	for (int task = 1; task <= RANDOM_TASKS; task++) {
-		struct busy_spec spec = { .max_ms = MAX_MS, .settle = 1, .untraced = 1 };
+		struct busy_spec spec = { .max_ms = MAX_MS, .settle = SETTLE, .untraced = 1 };
 		unsigned long demand, busy, cap, to;
 		struct busy_result res;
 		char seen[512], hogs[48];
@@ -324,7 +317,7 @@ START_TEST(test_random_scenarios)
 			spec.dl = (struct sl_dl){ (RANDOM_DEADLINE * demand + SL_CAPACITY_SCALE - 1) /
 						  SL_CAPACITY_SCALE, RANDOM_DEADLINE, RANDOM_PERIOD };
 			demand = sl_dl_demand(&spec.dl);
-			to = offered(demand, busy);
+			to = sl_dl_offered(demand, free_cpus(busy));
 			if (cap >= demand || (to < demand && to <= cap))
 				to = 0;
 		} while (task == RANDOM_TASKS && !moves && !to);
