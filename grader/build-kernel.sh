@@ -33,13 +33,14 @@ mkdir -p "$OBJ"
 OBJ=$(cd "$OBJ" && pwd)
 LOG=$OBJ/build.log
 JOBS=${JOBS:-$(nproc)}
+# One locale for every build: the sandbox's, C.  ccache keys an object on
+# it, so a grading slot's first build and a second tree's find the
+# objects of the kit's own build (lib.sh: KERNEL_CC).
+export LC_ALL=C
 # LOCALVERSION set (empty): the release never depends on the tree's git
 # state (no "+"), so the sandbox, which hides .git, rebuilds nothing.
 KMAKE=(make -C "$SRC" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" -j"$JOBS"
-	LOCALVERSION=)
-if [ -n "${CCACHE_DIR:-}" ] && command -v ccache >/dev/null; then
-	KMAKE+=(CC="ccache aarch64-linux-gnu-gcc")
-fi
+	LOCALVERSION= CC="$KERNEL_CC")
 FRAGMENTS=("$KIT"/kconfig/*.config)
 for f in "$@"; do
 	[ -f "$f" ] || DIE_STATUS=2 die "no config fragment $f"

@@ -35,17 +35,7 @@ stamp=$(cat <(starter_stamp) "$KIT"/reference-patches/*.patch | md5sum | cut -d'
 if [ "$(cat "$C/tree.stamp" 2>/dev/null)" != "$stamp" ]; then
 	stage "the starter and the references, with gcov for kernel/sched/ ($T)"
 	rm -f "$C/tree.stamp"
-	if [ ! -d "$T/.git" ]; then
-		kit_git init -q "$T"
-		realpath -e -- "$(kit_git -C "$KSRC" rev-parse --path-format=absolute --git-common-dir)/objects" \
-			>"$T/.git/objects/info/alternates"
-	fi
-	kit_git -C "$T" fetch -q --no-tags "$KSRC" "+refs/tags/base:refs/tags/base"
-	kit_git -C "$T" checkout -q -f --detach base
-	kit_git -C "$T" clean -q -ffdx
-	"$KIT/grader/apply.sh" --tree "$T" --commit starter
-	kit_git -C "$T" tag -f coverage-starter >/dev/null
-	"$KIT/grader/apply.sh" --tree "$T" --commit reference
+	reference_tree "$T"
 	echo "GCOV_PROFILE := y" >>"$T/kernel/sched/Makefile"
 	echo "$stamp" >"$C/tree.stamp"
 fi
@@ -95,7 +85,7 @@ done
 
 # The lines the references add to kernel/sched/, as "FILE LINE" (git's
 # hunks: without context, a hunk's new lines are its +START,COUNT).
-kit_git -C "$T" diff -U0 coverage-starter HEAD -- kernel/sched | sed -nE '
+kit_git -C "$T" diff -U0 starter HEAD -- kernel/sched | sed -nE '
 	s|^\+\+\+ b/(.*)|F \1|p
 	s|^@@ [^+]*\+([0-9]+)(,([0-9]+))? @@.*|H \1 \3|p' |
 	while read -r kind a b; do

@@ -159,14 +159,6 @@ worker() {
 	done
 }
 
-# Several slots without the sandbox: their cold builds share one compiler
-# cache (paths made relative to the grading folder).  In the sandbox a slot
-# sees no other slot's files, so each builds its own once.
-if [ "$JOBS_N" -gt 1 ] && command -v ccache >/dev/null; then
-	export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
-	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD/grading}
-fi
-
 pids=()
 for ((w = 0; w < JOBS_N; w++)); do
 	worker "$w" &

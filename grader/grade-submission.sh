@@ -4,7 +4,7 @@
 #
 #   grade-submission.sh --submission PATH --out DIR [--labs "01 02"]
 #                       [--slot N] [--branch BRANCH] [--kind KIND] [--test NAME [--seed N]]
-#                       [--review source] [--artifacts none]
+#                       [--artifacts none]
 #
 # KIND (also SUBMISSION_KIND=) says what PATH is:
 #   patch    a patch file: plain diff (git apply) or format-patch mbox
@@ -32,8 +32,7 @@
 # change map changes.txt (similarity --changes), and review.txt (what can
 # only serve an attack, matched by review-patterns: in the added lines,
 # the files the build read outside the tree, and the preprocessed source
-# the change reaches; --review source leaves out the last, 2-4 s, for
-# the kit's own variants of its solutions: selftest/mutants.sh).
+# the change reaches).
 # --artifacts none: only results.json leaves this machine (Gradescope),
 # and it says how the student makes the logs and timelines (grade.sh).
 #
@@ -53,7 +52,7 @@ SUBMISSION_MAX=${SUBMISSION_MAX:-4194304}
 # included; the kit's is about 250 MB).
 REPO_MAX=${REPO_MAX:-1073741824}
 
-SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= SEED= REVIEW=full ARTIFACTS=
+SUB='' OUT='' LABS='' SLOT=0 BRANCH=HEAD KIND=${SUBMISSION_KIND:-} TEST= SEED= ARTIFACTS=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) SUB=$2 ;;
@@ -64,7 +63,6 @@ while [ $# -gt 0 ]; do
 	--kind) KIND=$2 ;;
 	--test) TEST=$2 ;;
 	--seed) SEED=$2 ;;
-	--review) REVIEW=$2 ;;
 	--artifacts) ARTIFACTS=$2 ;;
 	*) die "grade-submission.sh: unknown argument $1" ;;
 	esac
@@ -112,7 +110,10 @@ SLOTDIR=$GRADING/slot$SLOT
 IN=$GRADING/slot$SLOT.in
 # The submission as the grader copied it in (the only copy stages read).
 COPY=$GRADING/slot$SLOT.submission
-TREE=$SLOTDIR/tree
+# Laid out as build/linux and build/obj are (the same relative paths in
+# every compiler command), so a slot's first build can use the kit's
+# compiler cache (below).
+TREE=$SLOTDIR/linux
 OBJ=$SLOTDIR/obj
 # Not *.log: grade.sh clears those of an earlier grading in OUT.
 APPLY_LOG=$OUT/apply.txt
@@ -159,7 +160,7 @@ preprocess() {
 	[ ${#objs[@]} -gt 0 ] || return 0
 	sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
 		make -s -C "$TREE" O="$OBJ" ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}" \
-		-j"${JOBS:-$(nproc)}" LOCALVERSION= "${objs[@]/%/.i}" >/dev/null 2>&1 || return 1
+		-j"${JOBS:-$(nproc)}" LOCALVERSION= CC="$KERNEL_CC" "${objs[@]/%/.i}" >/dev/null 2>&1 || return 1
 	for o in "${objs[@]}"; do
 		in_slot --stage read -- cat "$OBJ/$o.i" | grep -v '^# [0-9]' | sed -E 's/[0-9]+/0/g' >"$dir/${o##*/}.i"
 	done
@@ -172,9 +173,10 @@ state=$GRADING/slot$SLOT.state
 owner=$([ "$(id -u)" != 0 ] || [ "$SANDBOX_KIND" = off ] && id -u || echo "$SANDBOX_UID")
 was=()
 [ ! -f "$state" ] || mapfile -t was <"$state"
-was_base=${was[0]:-} was_starter=${was[1]:-} was_owner=${was[2]:-}
+was_base=${was[0]:-} was_starter=${was[1]:-} was_owner=${was[2]:-} fresh=
 if [ ! -d "$TREE/.git" ] || [ "$was_base" != "$base" ]; then
 	stage "making grading slot $SLOT"
+	fresh=1
 	rm -rf "$SLOTDIR" "$state" "$GRADING/slot$SLOT.starter-build"
 	mkdir -p "$TREE" "$OBJ"
 	kit_git init -q "$TREE"
@@ -209,15 +211,26 @@ in_slot --stage apply -- "$KIT/grader/slot.sh" clean "$TREE" \
 KEPT=$GRADING/slot$SLOT.starter-build
 kept_stamp=$(cat <(echo "$base" "$(starter_stamp)"; declare -f preprocess) "$KIT"/kconfig/*.config "$KIT/grader/build-kernel.sh" |
 	md5sum | cut -d' ' -f1)
-find "$SLOTDIR" -mindepth 1 -maxdepth 1 ! -name tree -exec rm -rf -- {} +
+find "$SLOTDIR" -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf -- {} +
 if [ "$(cat "$KEPT/stamp" 2>/dev/null)" != "$kept_stamp" ]; then
 	stage "slot $SLOT: building the starter once (each submission is built on a copy of it)"
 	rm -rf "$KEPT"
 	mkdir -p "$OBJ"
-	sandbox_own "$OBJ"
-	sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
-		"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
-		die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
+	if [ -n "$fresh" ] && [ -n "${CCACHE_DIR:-}" ]; then
+		# A slot made just now holds the kit's starter and nothing of any
+		# submission: its build is the kit's own, through the kit's
+		# compiler cache (no stage of a submission ever sees that cache).
+		# (The sandbox's environment and limits, without the sandbox.)
+		SANDBOX_KIND=off sandbox_run "$SLOTDIR" --stage build -- \
+			"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
+			die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
+		sandbox_own "$OBJ"
+	else
+		sandbox_own "$OBJ"
+		sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
+			"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
+			die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
+	fi
 	mkdir -m 0700 "$KEPT"
 	mkdir "$KEPT/preprocessed"
 	preprocess "$KEPT/preprocessed" ||
@@ -407,7 +420,7 @@ in_slot --stage read -- bash -c '
 pre=$GRADING/slot$SLOT.preprocessed
 rm -rf "$pre"
 mkdir -p "$pre"
-if [ "$REVIEW" != source ] && [ ${#changed_paths[@]} -gt 0 ] &&
+if [ ${#changed_paths[@]} -gt 0 ] &&
 	preprocess "$pre" "${changed_paths[@]/#/$TREE/}"; then
 	for i in "$pre"/*.i; do
 		[ -f "$i" ] && [ -f "$KEPT/preprocessed/${i##*/}" ] || continue

@@ -254,6 +254,18 @@ all_labs() {
 	done
 }
 
+# KERNEL_CC: the compiler every kernel build of the kit names, the same for
+# every build of a tree (Kbuild compiles again whatever a changed compiler
+# command built): through ccache when it is installed.  ccache keeps and
+# reuses objects only where CCACHE_DIR says (make's default: build/ccache,
+# paths taken relative to CCACHE_BASEDIR); without one it only runs the
+# compiler, as in a grading sandbox, where no cache is shared.
+KERNEL_CC=${CROSS_COMPILE:-aarch64-linux-gnu-}gcc
+if command -v ccache >/dev/null; then
+	KERNEL_CC="ccache $KERNEL_CC"
+	[ -n "${CCACHE_DIR:-}" ] || export CCACHE_DISABLE=1
+fi
+
 # kit_git ARGS: git with the kit's identity and a fixed date, so that the
 # same kit on the same linux-source makes the same starter commits (and a
 # student's bundle built on "starter" applies on the grader's), and with no
@@ -265,6 +277,28 @@ kit_git() {
 	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
 	GIT_AUTHOR_DATE="2022-12-11T00:00:00Z" GIT_COMMITTER_DATE="2022-12-11T00:00:00Z" \
 		git -c user.name=schedlab -c user.email=schedlab@localhost -c gc.auto=0 -c maintenance.auto=0 "$@"
+}
+
+# starter_tree DIR: DIR made (again) a tree of the kit's starter, tag
+# starter: a git tree of its own, that borrows the kernel tree's objects.
+# reference_tree DIR: the same, and every lab's reference on it, a commit
+# each.  The kit's own trees (make coverage, make test's mutants and labs
+# in order), never a student's or a slot's.
+starter_tree() {
+	if [ ! -d "$1/.git" ]; then
+		kit_git init -q "$1"
+		realpath -e -- "$(kit_git -C "$KSRC" rev-parse --path-format=absolute --git-common-dir)/objects" \
+			>"$1/.git/objects/info/alternates"
+	fi
+	kit_git -C "$1" fetch -q --no-tags "$KSRC" "+refs/tags/base:refs/tags/base"
+	kit_git -C "$1" checkout -q -f --detach base
+	kit_git -C "$1" clean -q -ffdx
+	"$KIT/grader/apply.sh" --tree "$1" --commit starter
+	kit_git -C "$1" tag -f starter >/dev/null
+}
+reference_tree() {
+	starter_tree "$1"
+	"$KIT/grader/apply.sh" --tree "$1" --commit reference
 }
 
 # A course's kit (make release: grader/release.sh) has no lab patches: it

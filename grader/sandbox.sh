@@ -305,9 +305,13 @@ sandbox_run() {
 	for v in JOBS CROSS_COMPILE BOOT_TIMEOUT OBJ_MAX; do
 		[ -z "${!v:-}" ] || vars+=("$v=${!v}")
 	done
-	# Without the sandbox, slots may share a compiler cache (grade-all -j).
-	[ "${SANDBOX_KIND:-$SANDBOX}" != off ] || [ -z "${CCACHE_DIR:-}" ] ||
-		vars+=("CCACHE_DIR=$CCACHE_DIR" "CCACHE_BASEDIR=${CCACHE_BASEDIR:-}")
+	# Without the sandbox, slots may share a compiler cache (grade-all -j);
+	# in it, ccache only runs the compiler (lib.sh: KERNEL_CC).
+	if [ "${SANDBOX_KIND:-$SANDBOX}" = off ] && [ -n "${CCACHE_DIR:-}" ]; then
+		vars+=("CCACHE_DIR=$CCACHE_DIR" "CCACHE_BASEDIR=${CCACHE_BASEDIR:-}" "CCACHE_DEPEND=${CCACHE_DEPEND:-}")
+	else
+		vars+=(CCACHE_DISABLE=1)
+	fi
 	for v in "${vars[@]}"; do env+=(--setenv "${v%%=*}" "${v#*=}"); done
 	# timeout dies with this shell (--pdeathsig), bwrap with timeout and
 	# everything in the sandbox with bwrap: a killed grader leaves nothing

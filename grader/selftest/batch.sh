@@ -81,7 +81,7 @@ class_right() {
 }
 # The batch, killed (with everything it started) once git am is under way
 # in the slot; a stale index.lock on top.
-slot=$BUILD/grading/slot0/tree/.git
+slot=$BUILD/grading/slot0/linux/.git
 (setsid bash -c "$(declare -f class); KIT='$KIT' SELF='$SELF' C='$C'; class" >"$SELF/batch-killed.log" 2>&1 &
 	echo $! >"$B/pid")
 pid=$(cat "$B/pid")

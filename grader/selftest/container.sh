@@ -32,6 +32,9 @@ if [ -n "$ct_ready" ]; then
 	rm -rf "$CT/kit"
 	mkdir -p "$CT/kit"
 	(cd "$KIT" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$CT/kit")
+	# With this kit's compiler cache: the image's compiler is this
+	# machine's (Debian 12's), so its cold build reuses the objects.
+	[ ! -d "${CCACHE_DIR:-}" ] || { mkdir -p "$CT/kit/build" && cp -a -- "$CCACHE_DIR" "$CT/kit/build/ccache"; }
 	"$KIT/grader/container.sh" run "$CT/kit" make grade LAB=1 >"$CT/grade.log" 2>&1
 	res=$CT/kit/build/results
 	score=$(jq -r '"\(.score) \([.tests[].max_score] | add)"' "$res/results.json" 2>/dev/null)

@@ -64,7 +64,7 @@ hostile_part() {
 			why=$(jq -r '.extra_data.labs[0].detail' <<<"$json")
 			[ "$got" != no-build ] ||
 				why=$(jq -r '.extra_data.labs[0].output' <<<"$json" | grep -m 1 -E 'rror|limit')
-			printf '  %-14s %-9s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(echo "$why" | sed 's|.*/tree/||' | cut -c 1-100)"
+			printf '  %-14s %-9s %s/%s  %s\n' "$1" "$got" "$score" "$max" "$(echo "$why" | sed 's|.*/slot[0-9]*/linux/||' | cut -c 1-100)"
 		else
 			st_ko "$1: verdict '${got:-none}' ($score/$max), expected '$2'${3:+ with full marks} (log: $H-$1.log)"
 		fi
@@ -102,7 +102,7 @@ hostile_part() {
 	grade_case bomb repo "$H/subs/bomb"
 	expect_case bomb no-apply
 	st_check "bomb: refused for its size, before its checkout" bash -c \
-		"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/tree/kernel/sched/stats.h' -size +1M 2>/dev/null)\" ]"
+		"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/linux/kernel/sched/stats.h' -size +1M 2>/dev/null)\" ]"
 
 	# --- names ---------------------------------------------------------------------
 	# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
@@ -272,7 +272,7 @@ EOF
 	# repository) after split-include, is gone after the next.
 	slot0=$BUILD/grading/slot0
 	left_build() { grep -rqaF "$leftover" "$slot0/obj"; }
-	left_commit() { kit_git -c safe.directory='*' --git-dir="$slot0/tree/.git" cat-file -e "$leftover_blob"; }
+	left_commit() { kit_git -c safe.directory='*' --git-dir="$slot0/linux/.git" cat-file -e "$leftover_blob"; }
 	st_check "leftover: split-include's mark is in its build" left_build
 	[ "$1" != uid ] || st_check "leftover: split-include's change is in its slot's repository" left_commit
 

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # Part of make test (run.sh): the labs in order, as a student does them.
-# For k = 0..6, the references of labs 1..k are graded as one submission
-# for lab k alone (lab 1 on the starter): a lab's reference needs no later
-# lab's work, and the starter scores 0.  Then, on that slot's kernel, each
+# On a tree of the kit's own (starter_tree) the references of labs 1..k
+# are committed, for k = 0..6, and the tree graded for lab k alone (lab 1
+# on the starter), as a student grades a tree: a lab's reference needs no
+# later lab's work, and the starter scores 0.  Then, on that kernel, each
 # lab's shell.txt is fed to make shell (explore.sh) twice: on the tree of
 # its own solution (k = its lab) and on the tree before it (k = its lab
 # less one), where a student starts it; what each line of the table below
@@ -50,7 +51,7 @@ shell_run() {
 	local lab=$1 k=$2 dir out
 	dir=$(lab_dir "$lab")
 	out=$SH/$lab-on-$k.out
-	KSRC=$BUILD/grading/slot0/tree OBJ=$BUILD/grading/slot0/obj \
+	KSRC=$SH/linux OBJ=$SH/obj \
 		timeout 600 "$KIT/grader/explore.sh" shell "$lab" <"$dir/shell.txt" >"$out" 2>&1
 	st_check "lab $lab's shell.txt on the references of labs 1-$k: make shell powers off ($out)" [ $? = 0 ]
 	st_check "lab $lab's shell.txt on the references of labs 1-$k: no command refused ($out)" \
@@ -72,17 +73,14 @@ shell_check() {
 stage "the labs in order: each lab's reference on those before it, and its shell.txt"
 make -s -C "$KIT" "$BUILD/initramfs-shell.cpio" "$BUILD/grader/small-pages" >"$SH/make.log" 2>&1 ||
 	st_ko "make shell's initramfs and launcher ($SH/make.log)"
-mapfile -t refs < <(ls "$KIT"/reference-patches/*.patch)
+starter_tree "$SH/linux" >"$SH/tree.log" 2>&1 || st_ko "the labs in order: no starter tree ($SH/tree.log)"
 read -ra labs <<<"$(all_labs)"
 for ((k = 0; k <= ${#labs[@]}; k++)); do
 	t0=$SECONDS
-	sub=$SH/refs-1-$k
-	rm -rf "$sub"
-	mkdir -p "$sub"
-	[ $k = 0 ] || cp "${refs[@]:0:k}" "$sub/"
 	lab=${labs[$((k > 0 ? k - 1 : 0))]}
-	[ $k -gt 0 ] || { rm -rf "$sub"; sub=$SH/starter.patch; : >"$sub"; }
-	"$KIT/grader/grade-submission.sh" --submission "$sub" --labs "$lab" --out "$SH/grade-$k" \
+	[ $k = 0 ] || "$KIT/grader/apply.sh" --tree "$SH/linux" --commit reference "$lab" >>"$SH/tree.log" 2>&1 ||
+		st_ko "the labs in order: lab $lab's reference does not apply on those before it ($SH/tree.log)"
+	"$KIT/grader/grade.sh" --src "$SH/linux" --obj "$SH/obj" --labs "$lab" --out "$SH/grade-$k" \
 		>"$SH/grade-$k.log" 2>&1
 	if [ $k = 0 ]; then
 		st_check "the starter, lab $lab: 0 ($SH/grade-$k)" \
