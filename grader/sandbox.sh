@@ -131,14 +131,15 @@ sandbox_require() {
 
 # sandbox_protect: what the uid isolation's user may not read, made so (as
 # root): the answers and the kit's history, $HOME, the hidden tests (and
-# their initramfs), the build folder's self-tests, benchmarks and earlier
-# results; the build folder, its results and its slots' folder are
+# their initramfs), the build folder's self-tests, benchmarks, coverage
+# tree, compiler cache (objects of the references, once an instructor
+# graded them) and earlier results; the build folder, its results and its slots' folder are
 # searchable, not listable.
 # What the stages read (the kernel tree, the tools, the slot) keeps its
 # permissions.
 _sandbox_protected() {
 	printf '%s\n' "$KIT/reference-patches" "$KIT/.git" "${HIDDEN_TESTS:-}" "$BUILD/hidden" \
-		"$BUILD/initramfs-hidden.cpio" "$BUILD/selftest" "$BUILD/bench"
+		"$BUILD/initramfs-hidden.cpio" "$BUILD/selftest" "$BUILD/bench" "$BUILD/coverage" "$BUILD/ccache"
 }
 # _sandbox_open_way: $HOME unreadable, and the kit reachable (its
 # grader/, labs/ and build folder: root's clone in /root, say).  A folder

@@ -345,6 +345,7 @@ EOF
 	st_xfail "sandbox: reaches the network" inside 'exec 3<>/dev/tcp/127.0.0.1/22 || exec 3<>/dev/tcp/1.1.1.1/53'
 	st_xfail "sandbox: sees reference-patches/" inside "ls '$KIT/reference-patches'"
 	st_xfail "sandbox: sees the kit's git history" inside "ls '$KIT/.git'"
+	st_xfail "sandbox: sees the kit's compiler cache" inside "ls '$BUILD/ccache'"
 	st_xfail "sandbox: sees the results and other slots" inside "ls '$SELF' || ls '$BUILD/grading/slot0'"
 	# By name, as root lists them (not the kit's, where it is in $HOME).
 	find "$(realpath "$HOME")" -maxdepth 3 -path "$(realpath "$KIT")" -prune -o -type f -print 2>/dev/null |

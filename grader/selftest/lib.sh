@@ -94,3 +94,18 @@ st_texts_real() {
 		fi
 	done
 }
+
+# st_tree: the self-test's own kernel tree, ST_TREE=$SELF/tree/linux, at
+# the kit's starter (tag starter) and nothing on it, with its build folder
+# ST_OBJ=$SELF/tree/obj (laid out as build/linux and build/obj, so its
+# first build finds the kit's objects in the compiler cache).  Made once
+# a run (starter_tree), then only set back to the starter: the files
+# changed since are written again, and its next build compiles only those.
+st_tree() {
+	ST_TREE=$SELF/tree/linux ST_OBJ=$SELF/tree/obj
+	if [ -d "$ST_TREE/.git" ]; then
+		kit_git -C "$ST_TREE" checkout -q -f --detach starter && kit_git -C "$ST_TREE" clean -q -ffd
+	else
+		mkdir -p "$SELF/tree" && starter_tree "$ST_TREE"
+	fi
+}

@@ -9,17 +9,16 @@
 # Each mutant's similarity to 6.1 is printed: with the references', the
 # range of the figure for work in the kernel's own idiom (grader/README.md).
 # The mutants are the kit's own code, not a student's: each is applied on
-# one tree of the starter and every reference (reference_tree) and graded
-# there as a student grades a tree (grade.sh), so only the files it and
-# the mutant before it change are compiled again; how a submission is
-# graded is the other parts' to prove.  That tree and its build folder lie
-# as build/linux and build/obj do, so the compiler cache's objects of the
-# kit's own build serve its first build.
+# the self-test's tree (st_tree) with every reference committed, and
+# graded there as a student grades a tree (grade.sh), so only the files
+# it and the mutant before it change are compiled again; how a submission
+# is graded is the other parts' to prove.
 stage "mutants of the reference patches"
 MT=$SELF/mutants
 mkdir -p "$MT"
-reference_tree "$MT/linux" >"$MT/tree.log" 2>&1 || st_ko "mutants: no tree of the references ($MT/tree.log)"
-kit_git -C "$MT/linux" tag -f references >/dev/null
+{ st_tree && "$KIT/grader/apply.sh" --tree "$ST_TREE" --commit reference; } >"$MT/tree.log" 2>&1 ||
+	st_ko "mutants: no tree of the references ($MT/tree.log)"
+kit_git -C "$ST_TREE" tag -f references >/dev/null
 killed=0 total=0
 for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	[ -e "$m" ] || continue
@@ -29,15 +28,15 @@ for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
 	header=$(sed '/^diff --git/q' "$m")
 	labs=$lab
 	! grep -qx 'Boot: shared' <<<"$header" || labs=$(all_labs | paste -sd' ')
-	kit_git -C "$MT/linux" reset -q --hard references
+	kit_git -C "$ST_TREE" reset -q --hard references
 	total=$((total + 1))
-	if ! kit_git -C "$MT/linux" apply "$m" 2>"$out.log"; then
+	if ! kit_git -C "$ST_TREE" apply "$m" 2>"$out.log"; then
 		st_ko "mutant $name does not apply on the references ($out.log)"
 		continue
 	fi
 	mkdir -p "$out"
-	kit_git -C "$MT/linux" diff starter >"$out.diff"
-	"$KIT/grader/grade.sh" --src "$MT/linux" --obj "$MT/obj" --out "$out" --labs "$labs" \
+	kit_git -C "$ST_TREE" diff starter >"$out.diff"
+	"$KIT/grader/grade.sh" --src "$ST_TREE" --obj "$ST_OBJ" --out "$out" --labs "$labs" \
 		--title "$name" --similarity "$out.diff" >"$out.log" 2>&1
 	json=$(result_json "$out/lab$lab.result" 2>/dev/null)
 	verdict=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)

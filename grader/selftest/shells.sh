@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Part of make test (run.sh): the labs in order, as a student does them.
-# On a tree of the kit's own (starter_tree) the references of labs 1..k
+# On the self-test's tree (st_tree), the references of labs 1..k
 # are committed, for k = 0..6, and the tree graded for lab k alone (lab 1
 # on the starter), as a student grades a tree: a lab's reference needs no
 # later lab's work, and the starter scores 0.  Then, on that kernel, each
@@ -51,7 +51,7 @@ shell_run() {
 	local lab=$1 k=$2 dir out
 	dir=$(lab_dir "$lab")
 	out=$SH/$lab-on-$k.out
-	KSRC=$SH/linux OBJ=$SH/obj \
+	KSRC=$ST_TREE OBJ=$ST_OBJ \
 		timeout 600 "$KIT/grader/explore.sh" shell "$lab" <"$dir/shell.txt" >"$out" 2>&1
 	st_check "lab $lab's shell.txt on the references of labs 1-$k: make shell powers off ($out)" [ $? = 0 ]
 	st_check "lab $lab's shell.txt on the references of labs 1-$k: no command refused ($out)" \
@@ -73,14 +73,14 @@ shell_check() {
 stage "the labs in order: each lab's reference on those before it, and its shell.txt"
 make -s -C "$KIT" "$BUILD/initramfs-shell.cpio" "$BUILD/grader/small-pages" >"$SH/make.log" 2>&1 ||
 	st_ko "make shell's initramfs and launcher ($SH/make.log)"
-starter_tree "$SH/linux" >"$SH/tree.log" 2>&1 || st_ko "the labs in order: no starter tree ($SH/tree.log)"
+st_tree >"$SH/tree.log" 2>&1 || st_ko "the labs in order: no starter tree ($SH/tree.log)"
 read -ra labs <<<"$(all_labs)"
 for ((k = 0; k <= ${#labs[@]}; k++)); do
 	t0=$SECONDS
 	lab=${labs[$((k > 0 ? k - 1 : 0))]}
-	[ $k = 0 ] || "$KIT/grader/apply.sh" --tree "$SH/linux" --commit reference "$lab" >>"$SH/tree.log" 2>&1 ||
+	[ $k = 0 ] || "$KIT/grader/apply.sh" --tree "$ST_TREE" --commit reference "$lab" >>"$SH/tree.log" 2>&1 ||
 		st_ko "the labs in order: lab $lab's reference does not apply on those before it ($SH/tree.log)"
-	"$KIT/grader/grade.sh" --src "$SH/linux" --obj "$SH/obj" --labs "$lab" --out "$SH/grade-$k" \
+	"$KIT/grader/grade.sh" --src "$ST_TREE" --obj "$ST_OBJ" --labs "$lab" --out "$SH/grade-$k" \
 		>"$SH/grade-$k.log" 2>&1
 	if [ $k = 0 ]; then
 		st_check "the starter, lab $lab: 0 ($SH/grade-$k)" \
