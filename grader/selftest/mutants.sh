@@ -9,39 +9,69 @@
 # Each mutant's similarity to 6.1 is printed: with the references', the
 # range of the figure for work in the kernel's own idiom (grader/README.md).
 # The mutants are the kit's own code, not a student's: each is applied on
-# the self-test's tree (st_tree) with every reference committed, and
-# graded there as a student grades a tree (grade.sh), so only the files
-# it and the mutant before it change are compiled again; how a submission
-# is graded is the other parts' to prove.
+# a tree of the starter with every reference committed, and graded there
+# as a student grades a tree (grade.sh), so only the files it and the
+# mutant before it change are compiled again; how a submission is graded
+# is the other parts' to prove.  Two workers, a tree each (the
+# self-test's, st_tree, and one more, laid out alike so the compiler
+# cache serves its first build): while one worker's kernel boots, the
+# other's builds at the lowest priority (nice 19, so a boot runs as on an
+# idle machine), and only one boots at a time (flock).
 stage "mutants of the reference patches"
 MT=$SELF/mutants
 mkdir -p "$MT"
-{ st_tree && "$KIT/grader/apply.sh" --tree "$ST_TREE" --commit reference; } >"$MT/tree.log" 2>&1 ||
-	st_ko "mutants: no tree of the references ($MT/tree.log)"
-kit_git -C "$ST_TREE" tag -f references >/dev/null
+mutants=("$ST"/mutants/[0-9][0-9]-*.patch)
+# labs_of M: the labs M is graded on.
+labs_of() {
+	if sed '/^diff --git/q' "$1" | grep -qx 'Boot: shared'; then all_labs | paste -sd' '; else
+		basename "$1" | cut -c 1-2
+	fi
+}
+# worker TREE OBJ N: TREE (the self-test's, or made here; the references
+# committed on the starter) grades every other mutant, from the Nth; each
+# mutant's outcome in $MT/NAME/.
+worker() {
+	local tree=$1 obj=$2 i m out
+	{ { [ "$tree" = "$ST_TREE" ] || starter_tree "$tree"; } &&
+		"$KIT/grader/apply.sh" --tree "$tree" --commit reference &&
+		kit_git -C "$tree" tag -f references; } >>"$MT/tree-$3.log" 2>&1 || return 0
+	for ((i = $3; i < ${#mutants[@]}; i += 2)); do
+		m=${mutants[$i]}
+		out=$MT/$(basename "$m" .patch)
+		# Applied to the index too, and taken back the same way: git
+		# reads only the files the mutant changes.
+		kit_git -C "$tree" apply --index "$m" 2>"$out.log" || continue
+		mkdir -p "$out"
+		kit_git -C "$tree" diff --cached starter >"$out.diff"
+		nice -n 19 "$KIT/grader/build-kernel.sh" "$tree" "$obj" >>"$out.log" 2>&1 || true
+		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" \
+			--labs "$(labs_of "$m")" --title "$(basename "$m" .patch)" --similarity "$out.diff" >>"$out.log" 2>&1
+		kit_git -C "$tree" apply --index -R "$m" 2>>"$out.log" ||
+			kit_git -C "$tree" reset -q --hard references
+	done
+}
+st_tree >"$MT/tree-0.log" 2>&1 || true
+worker "$ST_TREE" "$ST_OBJ" 0 &
+w0=$!
+worker "$MT/tree/linux" "$MT/tree/obj" 1 &
+w1=$!
+wait "$w0" "$w1"
+for w in 0 1; do
+	[ -n "$(kit_git -C "$([ $w = 0 ] && echo "$ST_TREE" || echo "$MT/tree/linux")" tag -l references 2>/dev/null)" ] ||
+		st_ko "mutants: worker $w has no tree of the references ($MT/tree-$w.log)"
+done
 killed=0 total=0
-for m in "$ST"/mutants/[0-9][0-9]-*.patch; do
+for m in "${mutants[@]}"; do
 	[ -e "$m" ] || continue
 	name=$(basename "$m" .patch)
 	lab=${name%%-*}
 	out=$MT/$name
 	header=$(sed '/^diff --git/q' "$m")
-	labs=$lab
-	! grep -qx 'Boot: shared' <<<"$header" || labs=$(all_labs | paste -sd' ')
 	total=$((total + 1))
-	# Applied to the index too, and taken back the same way: git reads
-	# only the files the mutant changes (a whole tree's status costs
-	# seconds).
-	if ! kit_git -C "$ST_TREE" apply --index "$m" 2>"$out.log"; then
-		st_ko "mutant $name does not apply on the references ($out.log)"
+	if [ ! -d "$out" ]; then
+		st_ko "mutant $name was not graded: it does not apply on the references, or its worker had no tree ($out.log)"
 		continue
 	fi
-	mkdir -p "$out"
-	kit_git -C "$ST_TREE" diff --cached starter >"$out.diff"
-	"$KIT/grader/grade.sh" --src "$ST_TREE" --obj "$ST_OBJ" --out "$out" --labs "$labs" \
-		--title "$name" --similarity "$out.diff" >"$out.log" 2>&1
-	kit_git -C "$ST_TREE" apply --index -R "$m" 2>>"$out.log" ||
-		kit_git -C "$ST_TREE" reset -q --hard references
 	json=$(result_json "$out/lab$lab.result" 2>/dev/null)
 	verdict=$(jq -r '.extra_data.labs[0].verdict' <<<"$json" 2>/dev/null)
 	lost=$(jq '[.tests[] | select(.status == "failed")] | length' <<<"$json" 2>/dev/null)
