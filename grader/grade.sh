@@ -4,7 +4,7 @@
 #   grade.sh --src TREE --obj DIR --out DIR [--labs "01 02"] [--title T]
 #            [--style CHECKPATCH_OUTPUT] [--test NAME] [--durations N]
 #            [--slot SLOTDIR] [--similarity SUBMISSION_DIFF] [--isolation FILE]
-#            [--changes FILE] [--artifacts kept|none]
+#            [--changes FILE] [--artifacts kept|none] [--build no]
 #	--slot (instructor grading): the build and the boots run in that
 #	grading slot's sandbox, within limits (sandbox.sh)
 #   grade.sh --out DIR [--labs ...] --verdict V --detail TEXT [--log FILE]
@@ -22,6 +22,8 @@
 # (similarity.c; not scored).  --isolation FILE (grade-submission.sh's): the
 # report names the isolation the submission's stages ran in, --changes
 # FILE (grade-submission.sh's) shows the submission's change map.
+# --build no: the kernel in --obj is built already (make test's mutants,
+# which build it beside another's boot); no build step.
 # --artifacts none (Gradescope's run_autograder): only results.json leaves
 # this machine, and it says how the student makes the rest (report.c).
 #
@@ -47,7 +49,7 @@ DIE_STATUS=2
 trap 'st=$?; [ -n "${SCORED:-}" ] || [ $st = 0 ] || exit 2' EXIT
 
 SRC='' OBJDIR='' SLOTDIR='' STYLE='' OUT='' LABS='' TITLE="schedlab results" VERDICT='' DETAIL=''
-LOG='' TEST='' SEED='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES='' ARTIFACTS=''
+LOG='' TEST='' SEED='' DURATIONS='' SIMILARITY='' ISOLATION='' CHANGES='' ARTIFACTS='' BUILD_STEP=yes
 while [ $# -gt 0 ]; do
 	case $1 in
 	--src) SRC=$2 ;;
@@ -67,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--isolation) ISOLATION=$2 ;;
 	--changes) CHANGES=$2 ;;
 	--artifacts) ARTIFACTS=$2 ;;
+	--build) BUILD_STEP=$2 ;;
 	*) die "grade.sh: unknown argument $1" ;;
 	esac
 	shift 2
@@ -97,7 +100,9 @@ if [ -z "$VERDICT" ]; then
 		sandbox_run "$SLOTDIR" --stage build --rw "$OBJDIR" --hide "$SRC/.git" -- \
 			"$KIT/grader/build-kernel.sh" "$SRC" "$OBJDIR"
 	}
-	if [ -n "$SLOTDIR" ]; then
+	if [ "$BUILD_STEP" = no ]; then
+		[ -f "$OBJDIR/arch/arm64/boot/Image" ] || status=1
+	elif [ -n "$SLOTDIR" ]; then
 		# A submission's compiler errors quote its lines: cleaned (clean.c)
 		# before they reach a terminal or a log.
 		{ build 2>&1 >&3 3>&- | "$TOOLS/clean" >&2; } 3>&1 || status=$?

@@ -52,8 +52,8 @@ t0=$SECONDS
 # then the backtrace and the root domain's span through the kernel's gdb
 # helpers ($lx_per_cpu, lx-dmesg).
 rm -f "$BUILD/gdb/console.log"
-# (run.sh's build of it, started with the first part; make gdb builds what
-# is left.)
+# (run.sh's build of it, started with the hostile part; make gdb builds
+# what is left.)
 [ -z "${DEBUG_BUILD:-}" ] || wait "$DEBUG_BUILD" || echo "  the debug build started with make test failed ($SELF/debug-build.log)"
 timeout 3600 "$KIT/grader/explore.sh" gdb 1 -batch -ex 'break dl_bw_capacity' -ex continue \
 	-ex bt -ex 'p $lx_per_cpu("runqueues", i).rd.span' -ex lx-dmesg >"$EX/gdb.log" 2>&1 &

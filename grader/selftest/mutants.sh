@@ -16,7 +16,8 @@
 # self-test's, st_tree, and one more, laid out alike so the compiler
 # cache serves its first build): while one worker's kernel boots, the
 # other's builds at the lowest priority (nice 19, so a boot runs as on an
-# idle machine), and only one boots at a time (flock).
+# idle machine), and only one boots at a time (flock; grade.sh --build no:
+# Kbuild's walk of a built tree alone takes 6-11 s on a slow machine).
 stage "mutants of the reference patches"
 MT=$SELF/mutants
 mkdir -p "$MT"
@@ -31,7 +32,7 @@ labs_of() {
 # committed on the starter) grades every other mutant, from the Nth; each
 # mutant's outcome in $MT/NAME/.
 worker() {
-	local tree=$1 obj=$2 i m out
+	local tree=$1 obj=$2 i m out built
 	{ { [ "$tree" = "$ST_TREE" ] || starter_tree "$tree"; } &&
 		"$KIT/grader/apply.sh" --tree "$tree" --commit reference &&
 		kit_git -C "$tree" tag -f references; } >>"$MT/tree-$3.log" 2>&1 || return 0
@@ -43,8 +44,11 @@ worker() {
 		kit_git -C "$tree" apply --index "$m" 2>"$out.log" || continue
 		mkdir -p "$out"
 		kit_git -C "$tree" diff --cached starter >"$out.diff"
-		nice -n 19 "$KIT/grader/build-kernel.sh" "$tree" "$obj" >>"$out.log" 2>&1 || true
-		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" \
+		# (A mutant that does not build is built again by grade.sh, which
+		# says so: no-build.)
+		built=()
+		! nice -n 19 "$KIT/grader/build-kernel.sh" "$tree" "$obj" >>"$out.log" 2>&1 || built=(--build no)
+		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" "${built[@]}" \
 			--labs "$(labs_of "$m")" --title "$(basename "$m" .patch)" --similarity "$out.diff" >>"$out.log" 2>&1
 		kit_git -C "$tree" apply --index -R "$m" 2>>"$out.log" ||
 			kit_git -C "$tree" reset -q --hard references
