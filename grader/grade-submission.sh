@@ -216,21 +216,17 @@ if [ "$(cat "$KEPT/stamp" 2>/dev/null)" != "$kept_stamp" ]; then
 	stage "slot $SLOT: building the starter once (each submission is built on a copy of it)"
 	rm -rf "$KEPT"
 	mkdir -p "$OBJ"
-	if [ -n "$fresh" ] && [ -n "${CCACHE_DIR:-}" ]; then
-		# A slot made just now holds the kit's starter and nothing of any
-		# submission: its build is the kit's own, through the kit's
-		# compiler cache (no stage of a submission ever sees that cache).
-		# (The sandbox's environment and limits, without the sandbox.)
-		SANDBOX_KIND=off sandbox_run "$SLOTDIR" --stage build -- \
-			"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
-			die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
-		sandbox_own "$OBJ"
-	else
-		sandbox_own "$OBJ"
-		sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
-			"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
-			die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
-	fi
+	# A slot made just now holds the kit's starter and nothing of any
+	# submission: its build is the kit's own, through the kit's compiler
+	# cache (no stage of a submission ever sees that cache), with the
+	# sandbox's environment and limits but not the sandbox.
+	kind=$SANDBOX_KIND
+	[ -z "$fresh" ] || [ -z "${CCACHE_DIR:-}" ] || kind=off
+	sandbox_own "$OBJ"
+	SANDBOX_KIND=$kind sandbox_run "$SLOTDIR" --stage build --rw "$OBJ" --hide "$TREE/.git" -- \
+		"$KIT/grader/build-kernel.sh" "$TREE" "$OBJ" >"$GRADING/slot$SLOT.starter-build.log" 2>&1 ||
+		die_log "$GRADING/slot$SLOT.starter-build.log" "the kit's starter does not build in grading slot $SLOT"
+	[ "$kind" = "$SANDBOX_KIND" ] || sandbox_own "$OBJ"
 	mkdir -m 0700 "$KEPT"
 	mkdir "$KEPT/preprocessed"
 	preprocess "$KEPT/preprocessed" ||
