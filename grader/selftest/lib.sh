@@ -42,10 +42,10 @@ st_summary() {
 # indented or blank.
 # _st_norm: a sample's (less its block's indent) or a log's text, compared
 # as a reader would: no trailing blanks, make's own lines as a make run from
-# a shell says them, the kit's folder dropped from paths,
+# a shell says them (the Makefile's line numbers as "#"), the kit's folder dropped from paths,
 # durations as "# s", a build's figures and progress lines as "#".
 _st_norm() {
-	sed -E -e 's/[[:space:]]+$//; s/^make\[[0-9]+\]:/make:/' -e "s|$KIT/||g" \
+	sed -E -e 's/[[:space:]]+$//; s/^make\[[0-9]+\]:/make:/; s/\[Makefile:[0-9]+:/[Makefile:#:/' -e "s|$KIT/||g" \
 		-e 's/[0-9]+ min [0-9]+ s/# s/g; s/[0-9]+(\.[0-9]+)? s\b/# s/g' \
 		-e 's/(built in # s).*/\1/; s/^( +\[build-kernel\]) [0-9]+% .*/\1 #%/' "$@"
 }
