@@ -10,11 +10,16 @@
 #                                  mmdebstrap (no registry: CI pulls nothing)
 #   container.sh engine ARGS...    the engine itself, with this host's options
 #                                  (those below; the limits for build and run)
-#   container.sh gradescope BASE   the image $GS_IMAGE (default
+#   container.sh gradescope BASE [CACHE]
+#                                  the image $GS_IMAGE (default
 #                                  localhost/schedlab-gradescope) as Gradescope
 #                                  makes one: BASE, the autograder bundle
 #                                  (make gradescope) in /autograder/source, and
-#                                  its setup.sh run
+#                                  its setup.sh run; with CACHE (a compiler
+#                                  cache of a kit built with BASE's compiler),
+#                                  the bundle's build/ccache starts as a copy
+#                                  of it (make test's, whose image is Debian
+#                                  12 as the machine that runs it)
 #   container.sh autograder DIR CPUS MEMORY [VAR=VALUE...]
 #                                  run_autograder in a new container of that
 #                                  image, at CPUS CPUs and MEMORY, with no
@@ -78,6 +83,7 @@ gradescope)
 	mkdir -p "$ctx/source"
 	"$KIT/grader/gradescope/pack.sh" "$ctx/autograder.zip" 2>/dev/null
 	(cd "$ctx/source" && unzip -q "$ctx/autograder.zip")
+	[ -z "${3:-}" ] || { mkdir -p "$ctx/source/build" && cp -a -- "$3" "$ctx/source/build/ccache"; }
 	cat >"$ctx/Containerfile" <<'IMAGE'
 ARG BASE
 FROM ${BASE}
@@ -107,7 +113,7 @@ autograder)
 			exit 0'
 	;;
 *)
-	echo "usage: container.sh build [BASE] | run DIR CMD... | base TAG | engine ARGS... | gradescope BASE | autograder DIR CPUS MEMORY [VAR=VALUE...]" >&2
+	echo "usage: container.sh build [BASE] | run DIR CMD... | base TAG | engine ARGS... | gradescope BASE [CACHE] | autograder DIR CPUS MEMORY [VAR=VALUE...]" >&2
 	exit 2
 	;;
 esac

@@ -16,7 +16,12 @@ base=localhost/schedlab-debian:12
 if ! command -v podman >/dev/null || ! podman image exists "$base"; then
 	st_ko "gradescope-container: no podman or no $base image (run the container part first)"
 else
-	if "$KIT/grader/container.sh" gradescope "$base" >"$GS/image.log" 2>&1; then st_ok; else
+	# With this kit's compiler cache, as the container part's kit copy:
+	# setup.sh's first build (a fresh grading slot's starter) is then
+	# mostly cache hits; a course's image starts with none.
+	cache=()
+	[ ! -d "${CCACHE_DIR:-}" ] || cache=("$CCACHE_DIR")
+	if "$KIT/grader/container.sh" gradescope "$base" "${cache[@]}" >"$GS/image.log" 2>&1; then st_ok; else
 		st_ko "container: the Gradescope image does not build: setup.sh failed (log: $GS/image.log)"
 	fi
 	# gs_run NAME [VAR=VALUE...]: run_autograder on $GS/NAME/submission.

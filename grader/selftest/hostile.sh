@@ -4,9 +4,13 @@
 # run_autograder), each stopped: it gets the verdict named, no canary file
 # the attack tries to create (outside the slot) exists afterwards, and no
 # byte of the secret file it tries to read is in any output.  Then the
-# sandbox itself, probed directly.  All of it once for each isolation the
-# grader may choose (sandbox.sh): bubblewrap and, as root, uid (where no
-# namespace can be made).
+# sandbox itself, probed directly.  Once for each isolation the grader may
+# choose (sandbox.sh): bubblewrap, every case; and, as root, uid (where no
+# namespace can be made), the cases its own defences stop: what a build
+# reads, what the last submission left, a submission only its owner may
+# read, and the probes.  The rest (git's configuration, names, links, the
+# allowed changes, the console) the grader stops itself, before or after
+# a stage, the same way in either.
 . "$ST/submissions.sh"
 . "$KIT/grader/sandbox.sh"
 
@@ -70,132 +74,129 @@ hostile_part() {
 		fi
 	}
 
-	# --- git must never obey the student's configuration -------------------------
-	# A repository (SUBMISSION_KIND=repo) whose config runs a command on any diff.
-	sub_repo "$H/subs/repo-ext" "$ref1"
-	kit_git -C "$H/subs/repo-ext" config diff.external "touch $CANARY/repo-ext; true"
-	kit_git -C "$H/subs/repo-ext" config core.fsmonitor "touch $CANARY/repo-ext-fsmonitor; true"
-	kit_git -C "$H/subs/repo-ext" config core.pager "touch $CANARY/repo-ext-pager; cat"
-	grade_case repo-ext repo "$H/subs/repo-ext"
-	expect_case repo-ext ok full
-	# One whose attributes (not a tracked file) name a textconv and a filter.
-	sub_repo "$H/subs/repo-textconv" "$ref1"
-	kit_git -C "$H/subs/repo-textconv" config diff.x.textconv "touch $CANARY/repo-textconv; cat"
-	kit_git -C "$H/subs/repo-textconv" config filter.x.clean "touch $CANARY/repo-textconv-clean; cat"
-	kit_git -C "$H/subs/repo-textconv" config filter.x.smudge "touch $CANARY/repo-textconv-smudge; cat"
-	printf '* diff=x filter=x\n' >"$H/subs/repo-textconv/.git/info/attributes"
-	grade_case repo-textconv repo "$H/subs/repo-textconv"
-	expect_case repo-textconv ok full
-	# A folder of patches that looks like a bare repository: graded as patches.
-	d=$H/subs/lookalike
-	mkdir -p "$d/objects/info" "$d/refs/heads"
-	echo "ref: refs/heads/main" >"$d/HEAD"
-	printf '[core]\n\tbare = true\n[diff]\n\texternal = touch %s/lookalike\n' "$CANARY" >"$d/config"
-	cp "$(sub_reference 1)" "$d/01.patch"
-	grade_case lookalike '' "$d"
-	expect_case lookalike ok full
-	# A bundle bomb: a repository whose few KB of history check out as
-	# 24 MB of zeros: refused before anything is written, naming the limit.
-	head -c $((24 << 20)) /dev/zero >"$H/zeros"
-	sub_repo "$H/subs/bomb" "$(sub_commit "$ref1" bomb kernel/sched/stats.h 100644 "$H/zeros")"
-	rm -f "$H/zeros"
-	grade_case bomb repo "$H/subs/bomb"
-	expect_case bomb no-apply
-	st_check "bomb: refused for its size, before its checkout" bash -c \
-		"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/linux/kernel/sched/stats.h' -size +1M 2>/dev/null)\" ]"
+	# (With bubblewrap only, down to the build's section: the part's header.)
+	if [ "$1" = bwrap ]; then
+		# --- git must never obey the student's configuration -------------------------
+		# A repository (SUBMISSION_KIND=repo) whose config runs a command on any diff.
+		sub_repo "$H/subs/repo-ext" "$ref1"
+		kit_git -C "$H/subs/repo-ext" config diff.external "touch $CANARY/repo-ext; true"
+		kit_git -C "$H/subs/repo-ext" config core.fsmonitor "touch $CANARY/repo-ext-fsmonitor; true"
+		kit_git -C "$H/subs/repo-ext" config core.pager "touch $CANARY/repo-ext-pager; cat"
+		grade_case repo-ext repo "$H/subs/repo-ext"
+		expect_case repo-ext ok full
+		# One whose attributes (not a tracked file) name a textconv and a filter.
+		sub_repo "$H/subs/repo-textconv" "$ref1"
+		kit_git -C "$H/subs/repo-textconv" config diff.x.textconv "touch $CANARY/repo-textconv; cat"
+		kit_git -C "$H/subs/repo-textconv" config filter.x.clean "touch $CANARY/repo-textconv-clean; cat"
+		kit_git -C "$H/subs/repo-textconv" config filter.x.smudge "touch $CANARY/repo-textconv-smudge; cat"
+		printf '* diff=x filter=x\n' >"$H/subs/repo-textconv/.git/info/attributes"
+		grade_case repo-textconv repo "$H/subs/repo-textconv"
+		expect_case repo-textconv ok full
+		# A folder of patches that looks like a bare repository: graded as patches.
+		d=$H/subs/lookalike
+		mkdir -p "$d/objects/info" "$d/refs/heads"
+		echo "ref: refs/heads/main" >"$d/HEAD"
+		printf '[core]\n\tbare = true\n[diff]\n\texternal = touch %s/lookalike\n' "$CANARY" >"$d/config"
+		cp "$(sub_reference 1)" "$d/01.patch"
+		grade_case lookalike '' "$d"
+		expect_case lookalike ok full
+		# A bundle bomb: a repository whose few KB of history check out as
+		# 24 MB of zeros: refused before anything is written, naming the limit.
+		head -c $((24 << 20)) /dev/zero >"$H/zeros"
+		sub_repo "$H/subs/bomb" "$(sub_commit "$ref1" bomb kernel/sched/stats.h 100644 "$H/zeros")"
+		rm -f "$H/zeros"
+		grade_case bomb repo "$H/subs/bomb"
+		expect_case bomb no-apply
+		st_check "bomb: refused for its size, before its checkout" bash -c \
+			"grep -q 'more than the limit of 16 MB' '$HO/bomb/lab01.result' && [ -z \"\$(find '$BUILD/grading' -path '*/linux/kernel/sched/stats.h' -size +1M 2>/dev/null)\" ]"
 
-	# --- names ---------------------------------------------------------------------
-	# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
-	mkdir -p "$H/source"
-	"$KIT/grader/gradescope/pack.sh" "$H/autograder.zip" 2>/dev/null
-	(cd "$H/source" && unzip -q "$H/autograder.zip")
-	autograder() {
-		(cd "$H" && HOME=$H/home AUTOGRADER_ROOT=$1 BUILD=$BUILD KSRC=$KSRC LAB=1 "$H/source/run_autograder")
-	}
-	# A file name that is a shell command, uploaded to Gradescope.
-	gs=$H/gradescope
-	mkdir -p "$gs/submission"
-	cp "$(sub_reference 1)" "$gs/submission/fix;touch schedlab-canary-semicolon;.patch"
-	autograder "$gs" >"$H-semicolon.log" 2>&1
-	if [ "$(jq '.score' "$gs/results/results.json" 2>/dev/null)" = \
-		"$(jq '[.tests[].max_score] | add' "$gs/results/results.json" 2>/dev/null)" ] &&
-		[ "$(jq '.tests | length' "$gs/results/results.json" 2>/dev/null)" -gt 0 ]; then
-		st_ok semicolon
-		echo "  semicolon      ok        full marks, through run_autograder"
-	else
-		st_ko "semicolon: run_autograder did not grade 'fix;touch ...;.patch' (log: $H-semicolon.log)"
-	fi
-	# Spaces, quotes and a command substitution, through make grade SUBMISSION=.
-	name="my work \$(touch schedlab-canary-dollar) 'it's \"done\"'.patch"
-	cp "$(sub_reference 1)" "$H/subs/$name"
-	HOME=$H/home BOOT_TIMEOUT=60 make -s -C "$KIT" grade SUBMISSION="$H/subs/$name" LAB=1 \
-		OUT="$HO/spaces" >"$H-spaces.log" 2>&1
-	expect_case spaces ok full
-	# An empty upload, and one nested in two folders.
-	mkdir -p "$H/gs-empty/submission" "$H/gs-nested/submission/lab/patches"
-	cp "$(sub_reference 1)" "$H/gs-nested/submission/lab/patches/01.patch"
-	for c in empty nested; do
-		autograder "$H/gs-$c" >"$H-gs-$c.log" 2>&1
-	done
-	if jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" 2>/dev/null |
-		grep -q 'holds no patch'; then
-		st_ok "empty upload"
-		echo "  empty upload   no-apply  $(jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" |
-			head -n 1 | sed 's/.*submission: //' | cut -c 1-100)"
-	else
-		st_ko "an empty Gradescope upload does not say it holds no patch ($H-gs-empty.log)"
-	fi
-	if [ "$(jq '.score' "$H/gs-nested/results/results.json" 2>/dev/null)" = \
-		"$(jq '[.tests[].max_score] | add' "$H/gs-nested/results/results.json" 2>/dev/null)" ]; then
-		st_ok "nested upload"
-		echo "  nested upload  ok        full marks, through run_autograder"
-	else
-		st_ko "a Gradescope upload nested in folders was not graded ($H-gs-nested.log)"
-	fi
-	# An upload that is a symbolic link to the kit's reference solutions
-	# (or to one of them, inside a folder): refused, never followed.
-	mkdir -p "$H/gs-link/submission" "$H/gs-link-deep/submission/work"
-	ln -s "$H/source/reference-patches" "$H/gs-link/submission/my-work"
-	ln -s "$H/source/reference-patches/$(basename "$(sub_reference 1)")" "$H/gs-link-deep/submission/work/01.patch"
-	for c in link link-deep; do
-		autograder "$H/gs-$c" >"$H-gs-$c.log" 2>&1
-		if [ "$(jq -r '[.score, .extra_data.labs[0].verdict] | @tsv' "$H/gs-$c/results/results.json" 2>/dev/null)" = \
-			"0	rejected" ] && grep -q 'symbolic link' "$H/gs-$c/results/results.json"; then
-			st_ok "$c upload"
-			echo "  $c upload   rejected  $(jq -r '.extra_data.labs[0].detail' "$H/gs-$c/results/results.json" | cut -c 1-90)"
+		# --- names ---------------------------------------------------------------------
+		# run_autograder, from the kit as Gradescope unpacks it, on a fake root.
+		mkdir -p "$H/source"
+		"$KIT/grader/gradescope/pack.sh" "$H/autograder.zip" 2>/dev/null
+		(cd "$H/source" && unzip -q "$H/autograder.zip")
+		autograder() {
+			(cd "$H" && HOME=$H/home AUTOGRADER_ROOT=$1 BUILD=$BUILD KSRC=$KSRC LAB=1 "$H/source/run_autograder")
+		}
+		# A file name that is a shell command, uploaded to Gradescope.
+		gs=$H/gradescope
+		mkdir -p "$gs/submission"
+		cp "$(sub_reference 1)" "$gs/submission/fix;touch schedlab-canary-semicolon;.patch"
+		autograder "$gs" >"$H-semicolon.log" 2>&1
+		if [ "$(jq '.score' "$gs/results/results.json" 2>/dev/null)" = \
+			"$(jq '[.tests[].max_score] | add' "$gs/results/results.json" 2>/dev/null)" ] &&
+			[ "$(jq '.tests | length' "$gs/results/results.json" 2>/dev/null)" -gt 0 ]; then
+			st_ok semicolon
+			echo "  semicolon      ok        full marks, through run_autograder"
 		else
-			st_ko "a Gradescope upload with a symbolic link to the reference was not refused ($H-gs-$c.log)"
+			st_ko "semicolon: run_autograder did not grade 'fix;touch ...;.patch' (log: $H-semicolon.log)"
 		fi
-	done
-	# A submission in a folder only its owner may read (mktemp -d, a home):
-	# the grader copies it in; it is graded, not refused.
-	mkdir -m 0700 "$H/private"
-	cp "$(sub_reference 1)" "$H/private/01.patch"
-	grade_case private '' "$H/private/01.patch"
-	expect_case private ok full
-	# The same in a class: an entry that is a link to the reference.
-	mkdir -p "$H/class"
-	ln -s "$(sub_reference 1)" "$H/class/linked.patch"
-	HOME=$H/home "$KIT/grader/grade-all.sh" --submissions "$H/class" --out "$HO/class" --labs 01 -j 1 \
-		>"$H-class.log" 2>&1
-	if [ "$(jq -r '.[0] | [.total, .status] | @tsv' "$HO/class/gradebook.json" 2>/dev/null)" = "0	rejected" ]; then
-		st_ok "linked class entry"
-		echo "  linked entry   rejected  in grade-all's gradebook"
-	else
-		st_ko "grade-all graded a class entry that is a symbolic link to the reference ($H-class.log)"
-	fi
+		# Spaces, quotes and a command substitution, through make grade SUBMISSION=.
+		name="my work \$(touch schedlab-canary-dollar) 'it's \"done\"'.patch"
+		cp "$(sub_reference 1)" "$H/subs/$name"
+		HOME=$H/home BOOT_TIMEOUT=60 make -s -C "$KIT" grade SUBMISSION="$H/subs/$name" LAB=1 \
+			OUT="$HO/spaces" >"$H-spaces.log" 2>&1
+		expect_case spaces ok full
+		# An empty upload, and one nested in two folders.
+		mkdir -p "$H/gs-empty/submission" "$H/gs-nested/submission/lab/patches"
+		cp "$(sub_reference 1)" "$H/gs-nested/submission/lab/patches/01.patch"
+		for c in empty nested; do
+			autograder "$H/gs-$c" >"$H-gs-$c.log" 2>&1
+		done
+		if jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" 2>/dev/null |
+			grep -q 'holds no patch'; then
+			st_ok "empty upload"
+			echo "  empty upload   no-apply  $(jq -r '.extra_data.labs[0].output' "$H/gs-empty/results/results.json" |
+				head -n 1 | sed 's/.*submission: //' | cut -c 1-100)"
+		else
+			st_ko "an empty Gradescope upload does not say it holds no patch ($H-gs-empty.log)"
+		fi
+		if [ "$(jq '.score' "$H/gs-nested/results/results.json" 2>/dev/null)" = \
+			"$(jq '[.tests[].max_score] | add' "$H/gs-nested/results/results.json" 2>/dev/null)" ]; then
+			st_ok "nested upload"
+			echo "  nested upload  ok        full marks, through run_autograder"
+		else
+			st_ko "a Gradescope upload nested in folders was not graded ($H-gs-nested.log)"
+		fi
+		# An upload that is a symbolic link to the kit's reference solutions
+		# (or to one of them, inside a folder): refused, never followed.
+		mkdir -p "$H/gs-link/submission" "$H/gs-link-deep/submission/work"
+		ln -s "$H/source/reference-patches" "$H/gs-link/submission/my-work"
+		ln -s "$H/source/reference-patches/$(basename "$(sub_reference 1)")" "$H/gs-link-deep/submission/work/01.patch"
+		for c in link link-deep; do
+			autograder "$H/gs-$c" >"$H-gs-$c.log" 2>&1
+			if [ "$(jq -r '[.score, .extra_data.labs[0].verdict] | @tsv' "$H/gs-$c/results/results.json" 2>/dev/null)" = \
+				"0	rejected" ] && grep -q 'symbolic link' "$H/gs-$c/results/results.json"; then
+				st_ok "$c upload"
+				echo "  $c upload   rejected  $(jq -r '.extra_data.labs[0].detail' "$H/gs-$c/results/results.json" | cut -c 1-90)"
+			else
+				st_ko "a Gradescope upload with a symbolic link to the reference was not refused ($H-gs-$c.log)"
+			fi
+		done
+		# The same in a class: an entry that is a link to the reference.
+		mkdir -p "$H/class"
+		ln -s "$(sub_reference 1)" "$H/class/linked.patch"
+		HOME=$H/home "$KIT/grader/grade-all.sh" --submissions "$H/class" --out "$HO/class" --labs 01 -j 1 \
+			>"$H-class.log" 2>&1
+		if [ "$(jq -r '.[0] | [.total, .status] | @tsv' "$HO/class/gradebook.json" 2>/dev/null)" = "0	rejected" ]; then
+			st_ok "linked class entry"
+			echo "  linked entry   rejected  in grade-all's gradebook"
+		else
+			st_ko "grade-all graded a class entry that is a symbolic link to the reference ($H-class.log)"
+		fi
 
-	# --- the allowed changes -------------------------------------------------------
-	link=$H/link-target
-	printf '%s' "$SECRET" >"$link"
-	sub_patch "$(sub_commit "$SUB_STARTER" "a link" kernel/sched/deadline.c 120000 "$link")" >"$H/subs/symlink.patch"
-	grade_case symlink '' "$H/subs/symlink.patch"
-	expect_case symlink rejected
-	# A NUL byte past the first 8000 bytes (where git stops looking for one).
-	f=$(edited kernel/sched/core.c '{print} END {printf "/* a NUL byte: %c */\n", 0}')
-	sub_patch "$(sub_commit "$SUB_STARTER" "a NUL" kernel/sched/core.c 100644 "$f")" >"$H/subs/nul.patch"
-	grade_case nul '' "$H/subs/nul.patch"
-	expect_case nul rejected
+		# --- the allowed changes -------------------------------------------------------
+		link=$H/link-target
+		printf '%s' "$SECRET" >"$link"
+		sub_patch "$(sub_commit "$SUB_STARTER" "a link" kernel/sched/deadline.c 120000 "$link")" >"$H/subs/symlink.patch"
+		grade_case symlink '' "$H/subs/symlink.patch"
+		expect_case symlink rejected
+		# A NUL byte past the first 8000 bytes (where git stops looking for one).
+		f=$(edited kernel/sched/core.c '{print} END {printf "/* a NUL byte: %c */\n", 0}')
+		sub_patch "$(sub_commit "$SUB_STARTER" "a NUL" kernel/sched/core.c 100644 "$f")" >"$H/subs/nul.patch"
+		grade_case nul '' "$H/subs/nul.patch"
+		expect_case nul rejected
+	fi
 
 	# --- the build reads no host file and does not hang ------------------------------
 	f=$(first_line kernel/sched/deadline.c '#include "/etc/hostname"')
@@ -276,32 +277,42 @@ EOF
 	st_check "leftover: split-include's mark is in its build" left_build
 	[ "$1" != uid ] || st_check "leftover: split-include's change is in its slot's repository" left_commit
 
-	# --- the console ------------------------------------------------------------------
-	# (It also changes sched_fork() as a forger would, for the review and
-	# the change map to name.)
-	f=$(edited kernel/sched/core.c '{print} /^void __init sched_init_smp\(void\)$/ {f = 1; next}
-		f && /^\{$/ {f = 0; print "\tunsigned long schedlab_n = 0;\n\n\tfor (;;)\n\t\tpr_info(\"schedlab flood %lu: the console must stop this\\n\", schedlab_n++);"}
-		/^int sched_fork\(/ {g = 1; next}
-		g && /^\{$/ {g = 0; print "\tif (!strcmp(current->comm, \"schedlab-forge\"))\n\t\tpr_info(\"a forged line\\n\");\n"}')
-	grep -q 'schedlab flood' "$f" || st_ko "flood: the test's patch does not loop"
-	grep -q 'schedlab-forge' "$f" || st_ko "flood: the test's patch does not change sched_fork()"
-	sub_patch "$(sub_commit "$SUB_STARTER" flood kernel/sched/core.c 100644 "$f")" >"$H/subs/flood.patch"
-	grade_case flood '' "$H/subs/flood.patch"
-	expect_case flood flood
+	# The next submission: in a folder only its owner may read (mktemp -d,
+	# a home): the grader copies it in; it is graded, not refused.  And
+	# nothing of split-include's build is left for it.
+	mkdir -m 0700 "$H/private"
+	cp "$(sub_reference 1)" "$H/private/01.patch"
+	grade_case private '' "$H/private/01.patch"
+	expect_case private ok full
 	st_xfail "leftover: split-include's mark is in the next submission's build" left_build
 	[ "$1" != uid ] || st_xfail "leftover: split-include's change is in the next submission's repository" left_commit
-	st_check "forge: review names sched_fork() and its ->comm" \
-		grep -q '(in sched_fork()): .*current->comm' "$HO/flood/review.txt"
-	st_check "change map: sched_fork() and sched_init_smp(), changed outside the labs, in results.json" json_true \
-		'(.extra_data.change_map.changed | sort) == ["kernel/sched/core.c:sched_fork", "kernel/sched/core.c:sched_init_smp"]' \
-		"$HO/flood/results.json"
-	read -r _ _ _ _ cap < <(_sandbox_limits boot)
-	cap=$(numfmt --from=iec "$cap")
-	for log in "$HO"/flood/boot*.log; do
-		if [ "$(stat -c %s "$log")" -le "$cap" ]; then st_ok; else
-			st_ko "flood: $log is not capped at $cap bytes"
-		fi
-	done
+
+	# --- the console ------------------------------------------------------------------
+	if [ "$1" = bwrap ]; then
+		# (It also changes sched_fork() as a forger would, for the review and
+		# the change map to name.)
+		f=$(edited kernel/sched/core.c '{print} /^void __init sched_init_smp\(void\)$/ {f = 1; next}
+			f && /^\{$/ {f = 0; print "\tunsigned long schedlab_n = 0;\n\n\tfor (;;)\n\t\tpr_info(\"schedlab flood %lu: the console must stop this\\n\", schedlab_n++);"}
+			/^int sched_fork\(/ {g = 1; next}
+			g && /^\{$/ {g = 0; print "\tif (!strcmp(current->comm, \"schedlab-forge\"))\n\t\tpr_info(\"a forged line\\n\");\n"}')
+		grep -q 'schedlab flood' "$f" || st_ko "flood: the test's patch does not loop"
+		grep -q 'schedlab-forge' "$f" || st_ko "flood: the test's patch does not change sched_fork()"
+		sub_patch "$(sub_commit "$SUB_STARTER" flood kernel/sched/core.c 100644 "$f")" >"$H/subs/flood.patch"
+		grade_case flood '' "$H/subs/flood.patch"
+		expect_case flood flood
+		st_check "forge: review names sched_fork() and its ->comm" \
+			grep -q '(in sched_fork()): .*current->comm' "$HO/flood/review.txt"
+		st_check "change map: sched_fork() and sched_init_smp(), changed outside the labs, in results.json" json_true \
+			'(.extra_data.change_map.changed | sort) == ["kernel/sched/core.c:sched_fork", "kernel/sched/core.c:sched_init_smp"]' \
+			"$HO/flood/results.json"
+		read -r _ _ _ _ cap < <(_sandbox_limits boot)
+		cap=$(numfmt --from=iec "$cap")
+		for log in "$HO"/flood/boot*.log; do
+			if [ "$(stat -c %s "$log")" -le "$cap" ]; then st_ok; else
+				st_ko "flood: $log is not capped at $cap bytes"
+			fi
+		done
+	fi
 
 	# --- nothing escaped ------------------------------------------------------------------
 	escaped=$(ls -d "$CANARY"/* "$KIT"/schedlab-canary-* "$H"/schedlab-canary-* "$H"/source/schedlab-canary-* \
