@@ -5,7 +5,9 @@
 # gets wrong and, on a line "Killed-by: NAME...", the tests that must fail
 # on it (or "Killed-by: verdict:WORD" for a kernel splat); each must.  A
 # line "Boot: shared" grades it with every lab, as make grade does (in the
-# boot the labs share), rather than its lab alone.
+# boot the labs share), rather than its lab alone; a mutant one test is
+# named to kill is graded with that test alone (TEST=), every other with
+# its whole lab.
 # Each mutant's similarity to 6.1 is printed: with the references', the
 # range of the figure for work in the kernel's own idiom (grader/README.md).
 # The mutants are the kit's own code, not a student's: each is applied on
@@ -22,17 +24,27 @@ stage "mutants of the reference patches"
 MT=$SELF/mutants
 mkdir -p "$MT"
 mutants=("$ST"/mutants/[0-9][0-9]-*.patch)
+# header_of M: M's header; killers_of M: the tests (or verdict:WORD) it
+# names to kill it; shared M: it is graded in the labs' shared boot.
+header_of() { sed '/^diff --git/q' "$1"; }
+killers_of() { header_of "$1" | sed -n 's/^Killed-by: *//p'; }
+shared() { header_of "$1" | grep -qx 'Boot: shared'; }
 # labs_of M: the labs M is graded on.
 labs_of() {
-	if sed '/^diff --git/q' "$1" | grep -qx 'Boot: shared'; then all_labs | paste -sd' '; else
-		basename "$1" | cut -c 1-2
-	fi
+	if shared "$1"; then all_labs | paste -sd' '; else basename "$1" | cut -c 1-2; fi
+}
+# test_of M: with one test named to kill M (and no shared boot), that test
+# (--test: the boot runs it alone, a second or more sooner than its lab's).
+test_of() {
+	local want
+	want=$(killers_of "$1")
+	if ! shared "$1" && [[ "$want" != *[\ :]* ]]; then echo "$want"; fi
 }
 # worker TREE OBJ N: TREE (the self-test's, or made here; the references
 # committed on the starter) grades every other mutant, from the Nth; each
 # mutant's outcome in $MT/NAME/.
 worker() {
-	local tree=$1 obj=$2 i m out built
+	local tree=$1 obj=$2 i m out built one
 	{ { [ "$tree" = "$ST_TREE" ] || starter_tree "$tree"; } &&
 		"$KIT/grader/apply.sh" --tree "$tree" --commit reference &&
 		kit_git -C "$tree" tag -f references; } >>"$MT/tree-$3.log" 2>&1 || return 0
@@ -46,9 +58,9 @@ worker() {
 		kit_git -C "$tree" diff --cached starter >"$out.diff"
 		# (A mutant that does not build is built again by grade.sh, which
 		# says so: no-build.)
-		built=()
+		built=() one=$(test_of "$m")
 		! nice -n 19 "$KIT/grader/build-kernel.sh" "$tree" "$obj" >>"$out.log" 2>&1 || built=(--build no)
-		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" "${built[@]}" \
+		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" "${built[@]}" ${one:+--test "$one"} \
 			--labs "$(labs_of "$m")" --title "$(basename "$m" .patch)" --similarity "$out.diff" >>"$out.log" 2>&1
 		kit_git -C "$tree" apply --index -R "$m" 2>>"$out.log" ||
 			kit_git -C "$tree" reset -q --hard references
@@ -70,7 +82,6 @@ for m in "${mutants[@]}"; do
 	name=$(basename "$m" .patch)
 	lab=${name%%-*}
 	out=$MT/$name
-	header=$(sed '/^diff --git/q' "$m")
 	total=$((total + 1))
 	if [ ! -d "$out" ]; then
 		st_ko "mutant $name was not graded: it does not apply on the references, or its worker had no tree ($out.log)"
@@ -83,7 +94,7 @@ for m in "${mutants[@]}"; do
 	# Killed: the mutant built and booted, and its lab lost points (to
 	# its tests, or to the kernel splat the mistake caused).
 	case $verdict in no-apply | no-build | rejected | "") lost=0 ;; esac
-	want=$(sed -n 's/^Killed-by: *//p' <<<"$header")
+	want=$(killers_of "$m")
 	[ -n "$want" ] || st_ko "mutant $name: its header names no test (Killed-by:)"
 	missed=
 	for t in $want; do
