@@ -15,11 +15,12 @@
 #                                  localhost/schedlab-gradescope) as Gradescope
 #                                  makes one: BASE, the autograder bundle
 #                                  (make gradescope) in /autograder/source, and
-#                                  its setup.sh run; with CACHE (a compiler
-#                                  cache of a kit built with BASE's compiler),
-#                                  the bundle's build/ccache starts as a copy
-#                                  of it (make test's, whose image is Debian
-#                                  12 as the machine that runs it)
+#                                  its setup.sh run; git there trusts no
+#                                  folder of another owner (as Gradescope's:
+#                                  the kit's image trusts every one); with
+#                                  CACHE (a compiler cache of a kit built with
+#                                  BASE's compiler), the bundle's build/ccache
+#                                  starts as a copy of it (make test's)
 #   container.sh autograder DIR CPUS MEMORY [VAR=VALUE...]
 #                                  run_autograder in a new container of that
 #                                  image, at CPUS CPUs and MEMORY, with no
@@ -88,7 +89,8 @@ gradescope)
 ARG BASE
 FROM ${BASE}
 COPY source /autograder/source
-RUN mkdir -p /autograder/results /autograder/submission && \
+RUN { git config --system --unset-all safe.directory 2>/dev/null || true; } && \
+	mkdir -p /autograder/results /autograder/submission && \
 	cp /autograder/source/run_autograder /autograder/run_autograder && \
 	/autograder/source/setup.sh
 IMAGE

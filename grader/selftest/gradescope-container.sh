@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Part of make test (run.sh), not run by default (it takes minutes; .ci/run
-# runs it after the container part, whose podman and base image it uses).
+# runs it after the container part, whose podman and image it uses).
 # Gradescope, as it runs the kit: an image made from a base with the
 # autograder bundle unpacked in /autograder/source and its setup.sh run
 # (podman's default profile, as Docker's: no namespaces, so the grader
@@ -12,7 +12,11 @@ stage "gradescope-container: Gradescope's flow in podman (setup.sh, then run_aut
 GS=$SELF/gradescope-container
 rm -rf "$GS"
 mkdir -p "$GS"
-base=localhost/schedlab-debian:12
+# FROM the kit's image (the container part's: Debian 12 with the packages
+# setup-host.sh installs), so setup.sh finds them there: installing them
+# on a bare Debian is what the kit's image build and CI's fresh roots
+# prove, with the same setup-host.sh.
+base=localhost/schedlab
 if ! command -v podman >/dev/null || ! podman image exists "$base"; then
 	st_ko "gradescope-container: no podman or no $base image (run the container part first)"
 else
