@@ -5,9 +5,11 @@
 # gets wrong and, on a line "Killed-by: NAME...", the tests that must fail
 # on it (or "Killed-by: verdict:WORD" for a kernel splat); each must.  A
 # line "Boot: shared" grades it with every lab, as make grade does (in the
-# boot the labs share), rather than its lab alone.  (Not with the test
-# named alone: a mutant's effect may need the tests before it, as
-# 04-no-idle-reset's needs a CPU that held a clamp before going idle.)
+# boot the labs share), rather than its lab alone.  A mutant one test is
+# named to kill is graded first with that test alone (TEST=, a boot a
+# second or more shorter), and with its whole lab if that test alone does
+# not fail on it (a mutant's effect may need the tests before it, as
+# 04-no-idle-reset's needs a CPU that held a clamp before going idle).
 # Each mutant's similarity to 6.1 is printed: with the references', the
 # range of the figure for work in the kernel's own idiom (grader/README.md).
 # The mutants are the kit's own code, not a student's: each is applied on
@@ -33,11 +35,28 @@ shared() { header_of "$1" | grep -qx 'Boot: shared'; }
 labs_of() {
 	if shared "$1"; then all_labs | paste -sd' '; else basename "$1" | cut -c 1-2; fi
 }
+# test_of M: the one test named to kill M (none with a shared boot).
+test_of() {
+	local want
+	want=$(killers_of "$1")
+	if ! shared "$1" && [[ "$want" != *[\ :]* ]]; then echo "$want"; fi
+}
+# failed_alone RESULT TEST: in RESULT (a grade with TEST alone), TEST failed
+# on a kernel that booted cleanly.
+failed_alone() {
+	result_json "$1" 2>/dev/null | json_true --arg t "$2" \
+		'.extra_data.labs[0].verdict == "ok" and any(.tests[]; .extra_data.test == $t and .status == "failed")'
+}
 # worker TREE OBJ N: TREE (the self-test's, or made here; the references
 # committed on the starter) grades every other mutant, from the Nth; each
 # mutant's outcome in $MT/NAME/.
 worker() {
-	local tree=$1 obj=$2 i m out built
+	local tree=$1 obj=$2 i m out built one
+	# grade_mutant ARG...: grade.sh on the tree, one boot at a time.
+	grade_mutant() {
+		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" "$@" \
+			--labs "$(labs_of "$m")" --title "$(basename "$m" .patch)" --similarity "$out.diff" >>"$out.log" 2>&1
+	}
 	{ { [ "$tree" = "$ST_TREE" ] || starter_tree "$tree"; } &&
 		"$KIT/grader/apply.sh" --tree "$tree" --commit reference &&
 		kit_git -C "$tree" tag -f references; } >>"$MT/tree-$3.log" 2>&1 || return 0
@@ -51,10 +70,11 @@ worker() {
 		kit_git -C "$tree" diff --cached starter >"$out.diff"
 		# (A mutant that does not build is built again by grade.sh, which
 		# says so: no-build.)
-		built=()
+		built=() one=$(test_of "$m")
 		! nice -n 19 "$KIT/grader/build-kernel.sh" "$tree" "$obj" >>"$out.log" 2>&1 || built=(--build no)
-		flock "$MT/boot.lock" "$KIT/grader/grade.sh" --src "$tree" --obj "$obj" --out "$out" "${built[@]}" \
-			--labs "$(labs_of "$m")" --title "$(basename "$m" .patch)" --similarity "$out.diff" >>"$out.log" 2>&1
+		grade_mutant "${built[@]}" ${one:+--test "$one"}
+		[ -z "$one" ] || failed_alone "$out/lab$(basename "$m" | cut -c 1-2).result" "$one" ||
+			grade_mutant --build no
 		kit_git -C "$tree" apply --index -R "$m" 2>>"$out.log" ||
 			kit_git -C "$tree" reset -q --hard references
 	done
