@@ -31,9 +31,10 @@ mutants=("$ST"/mutants/[0-9][0-9]-*.patch)
 header_of() { sed '/^diff --git/q' "$1"; }
 killers_of() { header_of "$1" | sed -n 's/^Killed-by: *//p'; }
 shared() { header_of "$1" | grep -qx 'Boot: shared'; }
-# labs_of M: the labs M is graded on.
+# lab_of M: M's lab; labs_of M: the labs M is graded on.
+lab_of() { basename "$1" | cut -c 1-2; }
 labs_of() {
-	if shared "$1"; then all_labs | paste -sd' '; else basename "$1" | cut -c 1-2; fi
+	if shared "$1"; then all_labs | paste -sd' '; else lab_of "$1"; fi
 }
 # test_of M: the one test named to kill M (none with a shared boot).
 test_of() {
@@ -41,11 +42,11 @@ test_of() {
 	want=$(killers_of "$1")
 	if ! shared "$1" && [[ "$want" != *[\ :]* ]]; then echo "$want"; fi
 }
-# failed_alone RESULT TEST: in RESULT (a grade with TEST alone), TEST failed
-# on a kernel that booted cleanly.
-failed_alone() {
-	result_json "$1" 2>/dev/null | json_true --arg t "$2" \
-		'.extra_data.labs[0].verdict == "ok" and any(.tests[]; .extra_data.test == $t and .status == "failed")'
+# failed_in JSON TEST: in a lab's results.json (JSON, its text), TEST
+# failed on a kernel that booted cleanly.
+failed_in() {
+	json_true --arg t "$2" \
+		'.extra_data.labs[0].verdict == "ok" and any(.tests[]; .extra_data.test == $t and .status == "failed")' <<<"$1"
 }
 # worker TREE OBJ N: TREE (the self-test's, or made here; the references
 # committed on the starter) grades every other mutant, from the Nth; each
@@ -73,7 +74,7 @@ worker() {
 		built=() one=$(test_of "$m")
 		! nice -n 19 "$KIT/grader/build-kernel.sh" "$tree" "$obj" >>"$out.log" 2>&1 || built=(--build no)
 		grade_mutant "${built[@]}" ${one:+--test "$one"}
-		[ -z "$one" ] || failed_alone "$out/lab$(basename "$m" | cut -c 1-2).result" "$one" ||
+		[ -z "$one" ] || failed_in "$(result_json "$out/lab$(lab_of "$m").result" 2>/dev/null)" "$one" ||
 			grade_mutant --build no
 		kit_git -C "$tree" apply --index -R "$m" 2>>"$out.log" ||
 			kit_git -C "$tree" reset -q --hard references
@@ -93,7 +94,7 @@ killed=0 total=0
 for m in "${mutants[@]}"; do
 	[ -e "$m" ] || continue
 	name=$(basename "$m" .patch)
-	lab=${name%%-*}
+	lab=$(lab_of "$m")
 	out=$MT/$name
 	total=$((total + 1))
 	if [ ! -d "$out" ]; then
@@ -113,9 +114,7 @@ for m in "${mutants[@]}"; do
 	for t in $want; do
 		case $t in
 		verdict:*) [ "$verdict" = "${t#verdict:}" ] || missed="$missed $t" ;;
-		*) [ "$verdict" = ok ] && jq -e --arg t "$t" \
-			'any(.tests[]; .extra_data.test == $t and .status == "failed")' <<<"$json" >/dev/null ||
-			missed="$missed $t" ;;
+		*) failed_in "$json" "$t" || missed="$missed $t" ;;
 		esac
 	done
 	if [ "$lost" -gt 0 ] && [ -z "$missed" ]; then
