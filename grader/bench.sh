@@ -5,7 +5,8 @@
 #   bench.sh [RUNS]       RUNS of each figure, the median is shown (default 3)
 #   FLAKE=N bench.sh      also grade the reference N times in a row and count
 #                         the runs that were not full marks without a splat
-#   CLASS=0 bench.sh      without the warm batch grading (grade-all)
+#   CLASS=0 bench.sh      without the warm batch grading (grade-all, with one
+#                         slot and with two)
 #   GRADESCOPE="0.5 1" bench.sh [RUNS]
 #                         instead: Gradescope's flow in podman (container.sh):
 #                         the image's setup.sh timed once, then RUNS uploads
@@ -163,10 +164,13 @@ if [ "${CLASS:-1}" != 0 ]; then
 		cp "$m" "$W/${n%%-*}/zz-mutant.patch"
 	done
 	n=$(find "$W" -mindepth 1 -maxdepth 1 | wc -l)
-	"${MK[@]}" grade-all SUBMISSIONS="$W" J=1 OUT="$B/warmup" >>"$LOG" 2>&1 || true
-	t=$(ms "${MK[@]}" grade-all SUBMISSIONS="$W" J=1 OUT="$B/batch")
-	printf '  %-34s %6.1f s for %d submissions: %d an hour\n' "make grade-all (warm, J=1)" \
-		"$(echo "$t / 1000" | bc -l)" "$n" "$((n * 3600000 / t))"
+	# (The warm-up with two slots builds each slot's starter.)
+	"${MK[@]}" grade-all SUBMISSIONS="$W" J=2 OUT="$B/warmup" >>"$LOG" 2>&1 || true
+	for j in 1 2; do
+		t=$(ms "${MK[@]}" grade-all SUBMISSIONS="$W" J=$j OUT="$B/batch$j")
+		printf '  %-34s %6.1f s for %d submissions: %d an hour\n' "make grade-all (warm, J=$j)" \
+			"$(echo "$t / 1000" | bc -l)" "$n" "$((n * 3600000 / t))"
+	done
 fi
 
 if [ -n "${FLAKE:-}" ]; then
