@@ -143,7 +143,8 @@ in_slot() { sandbox_run "$SLOTDIR" --ro "$OBJECTS" "$@"; }
 # header's lines read the same in every object that includes it).  Each
 # object's .i comes from the command Kbuild compiled it with (the first
 # line of its .cmd), with -E for -c and no dependency file: the flags of
-# make's own %.i rule, without a second walk of the tree (3-4 s).
+# make's own %.i rule, without a second walk of the tree (3-4 s).  What
+# the compiler says goes nowhere (a submission's #warning is its text).
 preprocess() {
 	local dir=$1 o objs
 	shift
@@ -168,7 +169,7 @@ preprocess() {
 			cmd=$(sed -n "1s|^cmd_$o\.o := ||p" "$(dirname "$o")/.$(basename "$o").o.cmd")
 			[[ $cmd == *" -Wp,-MMD,$d "*" -c -o $o.o "* ]] || exit 1
 			cmd=${cmd/" -Wp,-MMD,$d "/" "}
-			exec sh -c "${cmd/" -c -o $o.o "/" -E -o - "}"' - "$OBJ" "$o" |
+			exec sh -c "${cmd/" -c -o $o.o "/" -E -o - "}"' - "$OBJ" "$o" 2>/dev/null |
 			grep -v '^# [0-9]' | sed -E 's/[0-9]+/0/g' >"$dir/${o##*/}.i"
 		[ "${PIPESTATUS[0]}" = 0 ] || return 1
 	done
